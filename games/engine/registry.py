@@ -1,0 +1,13 @@
+"""Variants by id: the one place that knows which rule sets exist."""
+
+from .classic import CLASSIC
+from .errors import RuleError
+
+VARIANTS = {v.id: v for v in (CLASSIC,)}
+
+
+def get_variant(variant_id):
+    try:
+        return VARIANTS[variant_id]
+    except (KeyError, TypeError):
+        raise RuleError("unknown_variant", f"no such variant: {variant_id!r}") from None

@@ -1,0 +1,182 @@
+"""Groups, tractors, units, canonical decomposition and tractor packing (RULES §1.3–1.4).
+
+All functions take a one-class multiset as a ``{card: copies}`` dict and a
+``TrumpContext``; none of them mutates its input.
+"""
+
+from itertools import product
+
+from .cards import SORT_KEY
+
+
+class Unit(tuple):
+    """(copies, length, cards): ``cards`` holds one identity per slot, in chain order."""
+
+    __slots__ = ()
+
+    def __new__(cls, copies, length, cards):
+        return tuple.__new__(cls, (copies, length, tuple(cards)))
+
+    copies = property(lambda self: self[0])
+    length = property(lambda self: self[1])
+    cards = property(lambda self: self[2])
+
+    @property
+    def size(self):
+        return self[0] * self[1]
+
+    @property
+    def key(self):
+        """Sort key of NOTATION §3: cards, then copies."""
+        return (self[0] * self[1], self[0])
+
+    @property
+    def fmt(self):
+        return f"{self[0]}x{self[1]}"
+
+    @property
+    def is_tractor(self):
+        return self[1] >= 2
+
+    def expand(self):
+        return [c for c in self[2] for _ in range(self[0])]
+
+    def __repr__(self):
+        from .cards import TOKENS
+
+        return f"Unit({self.fmt} {' '.join(TOKENS[c] for c in self[2])})"
+
+
+def subtract(counts, cards, copies=1):
+    rest = dict(counts)
+    for c in cards:
+        k = rest[c] - copies
+        if k:
+            rest[c] = k
+        else:
+            del rest[c]
+    return rest
+
+
+def chains_touched(ctx, counts):
+    pos = ctx.pos
+    return {pos[c][0] for c in counts if pos[c] is not None}
+
+
+def tractors(ctx, counts, copies, length=None):
+    """Every tractor of ``copies`` in ``counts`` (exactly ``length`` long if given, else any
+    length ≥ 2), once per choice of identities; sub-runs of longer runs included."""
+    for ci in sorted(chains_touched(ctx, counts)):
+        chain = ctx.chains[ci]
+        opts = [[c for c in slot if counts.get(c, 0) >= copies] for slot in chain.slots]
+        n = len(opts)
+        if chain.cyclic:
+            spans = _cyclic_spans(opts, length)
+        else:
+            spans = _linear_spans(opts, length)
+        for idxs in spans:
+            for choice in product(*(opts[i] for i in idxs)):
+                yield Unit(copies, len(idxs), choice)
+
+
+def _linear_spans(opts, length):
+    n = len(opts)
+    for start in range(n):
+        if not opts[start]:
+            continue
+        end = start + 1
+        while end < n and opts[end]:
+            end += 1
+            if length is None or end - start == length:
+                yield range(start, end)
+            if length is not None and end - start >= length:
+                break
+
+
+def _cyclic_spans(opts, length):
+    n = len(opts)
+    if all(opts):
+        # A full cycle is listed once, starting at slot 0 (its top is the last slot).
+        for start in range(n):
+            for size in range(2, n + (start == 0)):
+                if length is None or size == length:
+                    yield [(start + i) % n for i in range(size)]
+        return
+    for start in range(n):
+        if not opts[start]:
+            continue
+        size = 1
+        while size < n and opts[(start + size) % n]:
+            size += 1
+            if length is None or size == length:
+                yield [(start + i) % n for i in range(size)]
+            if length is not None and size >= length:
+                break
+
+
+def has_tractor(ctx, counts, copies, length):
+    return next(tractors(ctx, counts, copies, length), None) is not None
+
+
+def decompose(ctx, counts, max_copies=2):
+    """Canonical decomposition (RULES §1.4): the split whose format is lexicographically
+    greatest, units sorted largest first by (cards, copies)."""
+    memo = {}
+
+    def best(cnt):
+        key = frozenset(cnt.items())
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        cands = []
+        for c in range(2, max_copies + 1):
+            cands.extend(tractors(ctx, cnt, c))
+        if not cands:
+            result = sorted(
+                (Unit(k, 1, (c,)) for c, k in cnt.items()),
+                key=lambda u: u.key,
+                reverse=True,
+            )
+            memo[key] = result
+            return result
+        top = max(max(u.key for u in cands), max((k, k) for k in cnt.values()))
+        options = [u for u in cands if u.key == top]
+        options += [Unit(k, 1, (c,)) for c, k in cnt.items() if (k, k) == top]
+        result = None
+        result_fmt = None
+        for u in options:
+            rest = best(subtract(cnt, u.cards, u.copies))
+            fmt = [u.key] + [r.key for r in rest]
+            if result is None or fmt > result_fmt:
+                result, result_fmt = [u] + rest, fmt
+        memo[key] = result
+        return result
+
+    return best(counts) if counts else []
+
+
+def format_of(units):
+    return [u.fmt for u in units]
+
+
+def packings(ctx, counts, copies, lengths):
+    """Every way to take disjoint tractors of ``copies`` with exactly these lengths
+    (longest first) from ``counts``; a longer run may supply a shorter tractor."""
+    if not lengths:
+        yield []
+        return
+    first, rest = lengths[0], lengths[1:]
+    for u in tractors(ctx, counts, copies, first):
+        remaining = subtract(counts, u.cards, copies)
+        for more in packings(ctx, remaining, copies, rest):
+            yield [u] + more
+
+
+def can_pack(ctx, counts, copies, lengths):
+    return next(packings(ctx, counts, copies, lengths), None) is not None
+
+
+def unit_sort_key(ctx, unit, strength):
+    """Order units of one format from the lowest up (ties: canonical sort, RULES §1.4)."""
+    top = max(unit.cards, key=ctx.lower_first)
+    return (strength, -SORT_KEY[top])
