@@ -1,0 +1,124 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    class Language(models.TextChoices):
+        ENGLISH = "en", _("English")
+        SIMPLIFIED_CHINESE = "zh-hans", _("Simplified Chinese")
+
+    display_name = models.CharField(_("display name"), max_length=32)
+    preferred_language = models.CharField(
+        _("preferred language"), max_length=8, choices=Language.choices, default=Language.ENGLISH
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+
+    def __str__(self):
+        return self.display_name or self.username
+
+
+class PointAccount(models.Model):
+    """A balance of points: one per user, plus system accounts (house, escrow) named by code.
+
+    `balance` is a cached sum of the account's ledger entries; it changes only inside
+    accounts.services, by a conditional UPDATE that keeps it at or above `floor`.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="point_account",
+    )
+    code = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    balance = models.BigIntegerField(default=0)
+    # The lowest balance allowed; None for system accounts, which may go negative
+    # (the house is negative by every point it has ever granted).
+    floor = models.BigIntegerField(null=True, blank=True, default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                name="point_account_user_xor_code",
+                condition=Q(user__isnull=False, code__isnull=True)
+                | Q(user__isnull=True, code__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="point_account_balance_above_floor",
+                condition=Q(floor__isnull=True) | Q(balance__gte=models.F("floor")),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.code}" if self.code else f"{self.user}"
+
+
+class ImmutableQuerySet(models.QuerySet):
+    """Ledger rows are append-only: bulk updates and deletes are refused too."""
+
+    def update(self, **kwargs):
+        raise TypeError(f"{self.model.__name__} rows are append-only")
+
+    def delete(self):
+        raise TypeError(f"{self.model.__name__} rows are append-only")
+
+
+class AppendOnlyModel(models.Model):
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError(f"{type(self).__name__} rows are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} rows are append-only")
+
+
+class LedgerTransaction(AppendOnlyModel):
+    """A balanced set of entries, posted once under its idempotency key."""
+
+    class Kind(models.TextChoices):
+        GRANT = "grant", _("Opening grant")
+        SETTLE = "settle", _("Hand settlement")
+        ESCAPE = "escape", _("Escape penalty")
+        REVERSAL = "reversal", _("Reversal")
+
+    key = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # What the points moved for, e.g. the hand, table or user id.
+    reference = models.CharField(max_length=100)
+    memo = models.CharField(max_length=200, blank=True)
+    # Corrections are new transactions that undo an old one, at most once.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self):
+        return self.key
+
+
+class LedgerEntry(AppendOnlyModel):
+    transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+    )
+    account = models.ForeignKey(PointAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(name="ledger_entry_amount_nonzero", condition=~Q(amount=0)),
+        ]
+        indexes = [models.Index(fields=["account", "-id"])]
+
+    def __str__(self):
+        return f"{self.account}: {self.amount:+d}"

@@ -1,0 +1,42 @@
+from django.db.models import F, Q, Sum
+from django.db.models.functions import Coalesce
+
+from accounts.models import LedgerEntry, LedgerTransaction, PointAccount
+
+
+def point_balance(*, user):
+    return PointAccount.objects.values_list("balance", flat=True).get(user=user)
+
+
+def ledger_history(*, user, limit=20):
+    """The user's latest ledger entries, newest first, with their transactions."""
+    return list(
+        LedgerEntry.objects.filter(account__user=user)
+        .select_related("transaction")
+        .order_by("-id")[:limit]
+    )
+
+
+def ledger_mismatches():
+    """Every inconsistency in the ledger, as human-readable lines (empty when all is well).
+
+    Checks each balance against the sum of its account's entries, and each transaction
+    for balance (its entries sum to zero).
+    """
+    problems = []
+    accounts = PointAccount.objects.annotate(
+        entries_total=Coalesce(Sum("entries__amount"), 0)
+    ).exclude(balance=F("entries_total"))
+    for account in accounts.order_by("pk"):
+        problems.append(
+            f"account {account.pk} ({account}): balance {account.balance} "
+            f"!= entries total {account.entries_total}"
+        )
+    unbalanced = (
+        LedgerTransaction.objects.annotate(total=Coalesce(Sum("entries__amount"), 0))
+        .filter(~Q(total=0))
+        .order_by("pk")
+    )
+    for txn in unbalanced:
+        problems.append(f"transaction {txn.pk} ({txn.key}): entries sum to {txn.total}")
+    return problems

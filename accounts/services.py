@@ -1,0 +1,162 @@
+"""Everything that changes users, point accounts and the ledger."""
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+
+from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
+
+HOUSE = "house"
+ESCROW = "escrow"
+
+
+class LedgerError(Exception):
+    """A posting was refused; nothing was written and no balance moved."""
+
+
+class EmptyTransaction(LedgerError):
+    pass
+
+
+class ZeroAmountEntry(LedgerError):
+    pass
+
+
+class UnbalancedTransaction(LedgerError):
+    pass
+
+
+class Overdraft(LedgerError):
+    def __init__(self, account):
+        super().__init__(f"account {account.pk} ({account}) would go below its floor")
+        self.account = account
+
+
+class AlreadyReversed(LedgerError):
+    pass
+
+
+def system_account_get_or_create(*, code):
+    """The system account named `code` (e.g. HOUSE, ESCROW); it has no floor."""
+    account, _ = PointAccount.objects.get_or_create(code=code, defaults={"floor": None})
+    return account
+
+
+def ledger_post(*, key, entries, kind, reference, memo=""):
+    """Post a balanced transaction once per idempotency `key` and return it.
+
+    `entries` is a list of (PointAccount, amount) whose amounts are non-zero and sum to zero.
+    Posting a key that already exists returns the existing transaction and moves nothing,
+    also when two callers race (the unique key decides). Raises a LedgerError subclass and
+    changes nothing when the entries are empty, zero, unbalanced or would overdraw an account.
+    Runs in its own transaction, or a savepoint when the caller already holds one.
+    """
+    return _post(key=key, entries=entries, kind=kind, reference=reference, memo=memo)
+
+
+def ledger_reverse(*, transaction, key, memo):
+    """Undo `transaction` with a new one carrying the opposite entries, at most once.
+
+    Idempotent per `key` like ledger_post. Raises AlreadyReversed if another key already
+    reversed it, and Overdraft if an account has since spent the points it would give back.
+    """
+    original = transaction
+    if LedgerTransaction.objects.filter(reverses=original).exclude(key=key).exists():
+        raise AlreadyReversed(f"transaction {original.key} is already reversed")
+    return _post(
+        key=key,
+        entries=[(entry.account, -entry.amount) for entry in original.entries.all()],
+        kind=LedgerTransaction.Kind.REVERSAL,
+        reference=original.key,
+        memo=memo,
+        reverses=original,
+    )
+
+
+def _post(*, key, entries, kind, reference, memo, reverses=None):
+    _check_entries(entries)
+    existing = LedgerTransaction.objects.filter(key=key).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            posted = LedgerTransaction.objects.create(
+                key=key, kind=kind, reference=reference, memo=memo, reverses=reverses
+            )
+            # Moving balances in account order makes concurrent postings take row locks in
+            # the same order, so two of them cannot deadlock.
+            for account, amount in sorted(entries, key=lambda entry: entry[0].pk):
+                _balance_move(account=account, amount=amount)
+            LedgerEntry.objects.bulk_create(
+                LedgerEntry(transaction=posted, account=account, amount=amount)
+                for account, amount in entries
+            )
+    except IntegrityError:
+        # A concurrent call committed the same key first: its transaction is the answer.
+        existing = LedgerTransaction.objects.filter(key=key).first()
+        if existing is None:
+            raise
+        return existing
+    return posted
+
+
+def _check_entries(entries):
+    if not entries:
+        raise EmptyTransaction("a transaction needs entries")
+    for account, amount in entries:
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise TypeError(f"amount must be an int, got {amount!r}")
+        if amount == 0:
+            raise ZeroAmountEntry(f"zero amount for account {account.pk}")
+    total = sum(amount for _, amount in entries)
+    if total != 0:
+        raise UnbalancedTransaction(f"entries sum to {total}, not 0")
+
+
+def _balance_move(*, account, amount):
+    """UPDATE ... SET balance = balance + amount WHERE id = ... AND balance + amount >= floor.
+
+    The condition is checked by the database on the row it updates, so no read-then-write
+    race can take a balance below its floor.
+    """
+    updated = (
+        PointAccount.objects.filter(pk=account.pk)
+        .filter(Q(floor__isnull=True) | Q(floor__lte=F("balance") + amount))
+        .update(balance=F("balance") + amount)
+    )
+    if updated != 1:
+        raise Overdraft(account)
+
+
+def point_account_open(*, user):
+    """Create `user`'s point account and post the opening grant from the house (key grant:<id>)."""
+    with transaction.atomic():
+        account, _ = PointAccount.objects.get_or_create(user=user)
+        grant = settings.POINTS_OPENING_GRANT
+        if grant:
+            ledger_post(
+                key=f"grant:{user.pk}",
+                entries=[(system_account_get_or_create(code=HOUSE), -grant), (account, grant)],
+                kind=LedgerTransaction.Kind.GRANT,
+                reference=str(user.pk),
+                memo="opening grant",
+            )
+    return account
+
+
+def user_create(*, username, password, display_name, preferred_language=User.Language.ENGLISH,
+                is_bot=False):
+    """Create a user; the post_save receiver opens the point account in the same transaction."""
+    with transaction.atomic():
+        return User.objects.create_user(
+            username=username,
+            password=password,
+            display_name=display_name,
+            preferred_language=preferred_language,
+            is_bot=is_bot,
+        )
+
+
+def user_language_set(*, user, language):
+    user.preferred_language = language
+    user.save(update_fields=["preferred_language"])

@@ -1,0 +1,43 @@
+"""Reading settings from the environment, in one place so every settings module agrees."""
+
+import os
+
+import dj_database_url
+
+
+def env_str(name, default=""):
+    return os.environ.get(name, default)
+
+
+def env_bool(name, default=False):
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name, default):
+    value = os.environ.get(name)
+    return default if value in (None, "") else int(value)
+
+
+def env_list(name, default=()):
+    """A comma-separated list, e.g. ALLOWED_HOSTS=example.com,www.example.com."""
+    value = os.environ.get(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def database_from_url(url):
+    config = dj_database_url.parse(url)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # IMMEDIATE takes the write lock when a transaction starts, so two writers queue on
+        # the busy timeout instead of failing on a lock upgrade; WAL lets readers go on
+        # while one of them writes.
+        config["OPTIONS"] = {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    return config

@@ -1,0 +1,20 @@
+# Sourced by platform/run and platform/test: makes .venv and installs requirements.txt,
+# skipping the install when the file's hash matches the one recorded by the last install.
+# The repository root must be the current directory.
+
+venv_ensure() {
+    local python hash stamp=.venv/.requirements.sha256
+    if [ ! -x .venv/bin/python ]; then
+        python=$(command -v python3.11 || command -v python3) || {
+            echo "python3 (3.10-3.13) is needed" >&2
+            return 1
+        }
+        "$python" -m venv .venv
+    fi
+    hash=$(sha256sum requirements.txt | cut -d' ' -f1)
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
+        echo "Installing requirements into .venv ..." >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+        echo "$hash" >"$stamp"
+    fi
+}
