@@ -2,8 +2,9 @@
 
 from .classic import CLASSIC
 from .errors import RuleError
+from .point_bid import POINT_BID
 
-VARIANTS = {v.id: v for v in (CLASSIC,)}
+VARIANTS = {v.id: v for v in (CLASSIC, POINT_BID)}
 
 
 def get_variant(variant_id):
