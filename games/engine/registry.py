@@ -2,9 +2,10 @@
 
 from .classic import CLASSIC
 from .errors import RuleError
+from .guigang import GUIGANG
 from .point_bid import POINT_BID
 
-VARIANTS = {v.id: v for v in (CLASSIC, POINT_BID)}
+VARIANTS = {v.id: v for v in (CLASSIC, POINT_BID, GUIGANG)}
 
 
 def get_variant(variant_id):

@@ -1,0 +1,315 @@
+"""``guigang`` (seed 003, 貴港拖拉機): four decks, no kitty, hidden 10s declaration, bombs.
+
+RULES §5. Every lead is one unit (no throws), so a trick is a contest of single
+units: the follow key is (tierA, tractors, pairs) of §5.6 and the winner is decided
+by (copies, trump, top card) of §5.7. The level only records progress (A30): the
+trump context depends on the trump suit alone.
+"""
+
+from .cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
+from .classic import Classic
+from .context import TRUMP, Chain, TrumpContext
+from .errors import RuleError
+from .units import Unit, has_tractor, subtract, tractors
+from .variant import LeadShape, Variant
+
+LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
+TEN = 10
+GROUP_COPIES = (2, 3, 4)  # pairs, triples, bombs: the copies a tractor may have
+
+
+# --- units ------------------------------------------------------------------------------
+
+
+def unit_of(ctx, counts):
+    """The one unit that is exactly ``counts`` (one class assumed), or None.
+
+    Structural: every identity has the same copies and, for a tractor, the identities
+    fill consecutive slots of one chain, one per slot (guigang has no cyclic chain)."""
+    it = iter(counts.items())
+    first, k = next(it)
+    if len(counts) == 1:
+        return Unit(k, 1, (first,))
+    if k < 2 or any(v != k for _, v in it):
+        return None
+    pos = ctx.pos
+    places = [pos[c] for c in counts]
+    if any(p is None for p in places):
+        return None
+    chain = places[0][0]
+    slots = {p[1] for p in places}
+    if any(p[0] != chain for p in places) or len(slots) != len(places):
+        return None
+    if max(slots) - min(slots) != len(slots) - 1:
+        return None
+    by_slot = sorted(counts, key=lambda c: pos[c][1])
+    return Unit(k, len(by_slot), by_slot)
+
+
+def pairs_in(counts):
+    """Pairs a multiset can give: a triple gives 1, a bomb 2 (rules (6)–(8))."""
+    return sum(k // 2 for k in counts.values())
+
+
+def has_one_unit(ctx, counts, n):
+    """True iff ``counts`` hold one unit of exactly ``n`` cards with copies ≥ 2 (tierA)."""
+    for c in GROUP_COPIES:
+        if n % c:
+            continue
+        length = n // c
+        if length == 1:
+            if any(k >= c for k in counts.values()):
+                return True
+        elif has_tractor(ctx, counts, c, length):
+            return True
+    return False
+
+
+def tractor_structure(ctx, counts, n):
+    """The best (tractor sizes, pairs) of §5.6 items 2–3 over ``n``-card subsets of ``counts``.
+
+    Lexicographic maximum, found greedily by size: only tractors of the largest size
+    that still fits can start a best list, so the search branches only over where that
+    tractor sits (memoised on the cards left). Pairs come from what the tractors leave,
+    at most ⌊room/2⌋ of them."""
+    memo = {}
+
+    def best(cnt, room, cap):
+        key = (frozenset(cnt.items()), room, cap)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        limit = min(room, cap)
+        top = 0
+        options = []
+        if limit >= 4:
+            for c in GROUP_COPIES:
+                if 2 * c > limit:
+                    break
+                for t in tractors(ctx, cnt, c):
+                    size = t[0] * t[1]
+                    if size > limit or size < top:
+                        continue
+                    if size > top:
+                        top, options = size, []
+                    options.append(t)
+        if not options:
+            result = ((), min(pairs_in(cnt), room // 2))
+        else:
+            result = None
+            for t in options:
+                sizes, pairs = best(subtract(cnt, t[2], t[0]), room - top, top)
+                cand = ((top,) + sizes, pairs)
+                if result is None or cand > result:
+                    result = cand
+        memo[key] = result
+        return result
+
+    return best(counts, n, n)
+
+
+def structure_key(ctx, counts, n):
+    """The follow key of §5.6, maximised over ``n``-card subsets of ``counts``.
+
+    For a set of exactly ``n`` cards this is the key of the set itself, so one function
+    serves both the play and the follower's best."""
+    if n == 1 or has_one_unit(ctx, counts, n):
+        return (1,)
+    return (0,) + tractor_structure(ctx, counts, n)
+
+
+# --- declaration --------------------------------------------------------------------------
+
+
+def declared_ten(cards):
+    """(suit, copies) if ``cards`` are k ≥ 1 identical 10s, else None (§5.2)."""
+    if not cards or any(c != cards[0] for c in cards) or face_of(cards[0]) != TEN:
+        return None
+    return suit_of(cards[0]), len(cards)
+
+
+def declaration_stands(standing, seat, cards):
+    """(stands, new standing) for one declaration; ``standing`` is (seat, suit, copies) or None.
+
+    加固: the same player, the same suit, more copies. 反主: another player, strictly more
+    copies, any suit. A31: a player never counters himself in another suit."""
+    d = declared_ten(cards)
+    if d is None:
+        return False, standing
+    suit, copies = d
+    if standing is not None:
+        by, held_suit, held = standing
+        if copies <= held or (by == seat and suit != held_suit):
+            return False, standing
+    return True, (seat, suit, copies)
+
+
+# --- the variant ---------------------------------------------------------------------------
+
+
+class Guigang(Variant):
+    id = "guigang"
+    decks = 4
+    hand_size = 54
+    kitty_size = 0
+    max_copies = 4
+    points_total = 400
+    throws = "none"
+    levels = LEVELS
+    first_level = 3
+    default_level = 3
+    allows_no_trump = False
+    redeal_limit = 3  # P12: consecutive deals without a declaration before the game stops
+    rc_level_required = False
+    rc_kinds = frozenset(("lead", "throw", "follow", "winner", "kitty", "score", "settle", "declare"))
+    rc_fields = {
+        "kitty": {"trick_points": "int"},
+        "score": {"defender_points": "int"},
+        "declare": {"first_hand": "bool", "dealer": "seat?", "declarations": "declarations"},
+    }
+
+    def build_context(self, level, trump):
+        """§5.3–5.4; ``level`` is only recorded (A30)."""
+        cls = [0] * 54
+        rank = [0] * 54
+        for c in range(52):
+            s, f = suit_of(c), face_of(c)
+            if f == TEN:
+                cls[c], rank[c] = TRUMP, 98 if s == trump else 97
+            elif f == 2:
+                cls[c], rank[c] = TRUMP, 96 if s == trump else 95
+            else:
+                cls[c], rank[c] = (TRUMP if s == trump else s), f
+        cls[LJ] = cls[BJ] = TRUMP
+        rank[LJ], rank[BJ] = 99, 100
+        # A32: any 2 fills the slot between trump A and trump 3; 10s are in no chain.
+        chains = [
+            Chain([[LJ], [BJ]], TRUMP),
+            Chain(
+                [[card(trump, f)] for f in (11, 12, 13, 14)]
+                + [[card(s, 2) for s in range(4)]]
+                + [[card(trump, f)] for f in range(3, 10)],
+                TRUMP,
+            ),
+        ]
+        for s in range(4):
+            if s != trump:
+                chains.append(Chain([[card(s, f)] for f in range(3, 10)], s))
+                chains.append(Chain([[card(s, f)] for f in (11, 12, 13, 14)], s))
+        return TrumpContext(self.id, level, trump, cls, rank, chains)
+
+    # --- leads (§5.5: one unit only) ------------------------------------------------------
+
+    def lead_unit(self, ctx, cards):
+        """The unit ``cards`` form, or RuleError('illegal_lead')."""
+        if not cards:
+            raise RuleError("illegal_lead", "a lead needs at least one card")
+        cls = ctx.class_of_cards(cards)
+        if cls is None:
+            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+        unit = unit_of(ctx, counts_of(cards))
+        if unit is None:
+            raise RuleError("illegal_lead", "a lead must be one unit (領牌不能甩牌)")
+        return cls, unit
+
+    def lead_shape(self, ctx, cards):
+        cls, unit = self.lead_unit(ctx, cards)
+        return LeadShape(cls, len(cards), [unit])
+
+    def throw_result(self, ctx, cards, others, hand=None):
+        if ctx.class_of_cards(cards) is None:
+            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+        if unit_of(ctx, counts_of(cards)) is None:
+            return False, [], "not_allowed"
+        return True, list(cards), None
+
+    # --- following (§5.6) --------------------------------------------------------------------
+
+    def follow_key(self, ctx, shape, counts):
+        return structure_key(ctx, counts, shape.n)
+
+    def best_follow_key(self, ctx, shape, hs_counts):
+        return structure_key(ctx, hs_counts, shape.n)
+
+    # --- trick winner (§5.7, A18) -------------------------------------------------------------
+
+    def play_strength(self, ctx, led, cards):
+        """(copies, trump, top r) of an eligible play, or None for a discard."""
+        cls = ctx.class_of_cards(cards)
+        if cls is None or (cls != led and cls != TRUMP):
+            return None
+        unit = unit_of(ctx, counts_of(cards))
+        if unit is None:
+            return None
+        return (unit[0], cls == TRUMP, self.unit_strength(ctx, unit))
+
+    def trick_winner(self, ctx, plays, shape=None):
+        if shape is None:
+            shape = self.lead_shape(ctx, plays[0])
+        led = shape.cls
+        best_i, best = 0, self.play_strength(ctx, led, plays[0])
+        for i in range(1, len(plays)):
+            key = self.play_strength(ctx, led, plays[i])
+            if key is not None and key > best:
+                best_i, best = i, key
+        return best_i
+
+    # --- declaration (§5.2) --------------------------------------------------------------------
+
+    def declaration_stands(self, standing, seat, cards, level=None):
+        return declaration_stands(standing, seat, cards)
+
+    # --- end of hand (§5.8) ---------------------------------------------------------------------
+
+    def kitty_points(self, lead, trick_points, winner_side):
+        """摳底: (multiplier, signed points) replacing the last trick's own points."""
+        m = len(lead)
+        return m, trick_points * m if winner_side == "defenders" else -trick_points * m
+
+    def score(self, defender_points):
+        """§5.8 table: (winner, levels, advance, next_dealer); A35 beyond 400 and at 160–235."""
+        x = defender_points
+        if x < 5:
+            levels = 3 + (-x // 80 if x < 0 else 0)
+            return "dealer", levels, levels, "partner"
+        if x < 80:
+            return "dealer", 2, 2, "partner"
+        if x < 160:
+            return "dealer", 1, 1, "partner"
+        levels = (x - 160) // 80
+        return "defenders", levels, levels, "next"
+
+    # A35: classic's settlement (winner ±B×levels) and escape rule; levels wrap as A3.
+    settle = Classic.settle
+    next_level = Classic.next_level
+
+    # --- rules_check adapters -------------------------------------------------------------------
+
+    def rc_kitty(self, ctx, f):
+        m, points = self.kitty_points(f["lead"].cards, f["trick_points"], f["winner_side"])
+        return {"multiplier": m, "points": points}
+
+    def rc_score(self, ctx, f):
+        winner, levels, advance, next_dealer = self.score(f["defender_points"])
+        return {"winner": winner, "levels": levels, "advance": advance, "next_dealer": next_dealer}
+
+    def rc_declare(self, ctx, f):
+        first_hand = f["first_hand"]
+        if not first_hand and f["dealer"] is None:
+            raise RuleError("bad_input", "a later hand needs its dealer")
+        standing = None
+        stands = []
+        for seat, cl in f["declarations"]:
+            ok, standing = declaration_stands(standing, seat, cl.cards)
+            stands.append(ok)
+        if standing is None:
+            return {"stands": stands, "trump": None, "dealer": None if first_hand else f["dealer"], "redeal": True}
+        return {
+            "stands": stands,
+            "trump": SUITS[standing[1]],
+            "dealer": standing[0] if first_hand else f["dealer"],
+            "redeal": False,
+        }
+
+
+GUIGANG = Guigang()
