@@ -13,6 +13,7 @@ from itertools import combinations, product
 from .cards import counts_of
 from .context import TRUMP
 from .errors import RuleError
+from .moves import build_two_deck_follow
 from .units import Unit, can_pack, decompose, packings, tractors, unit_sort_key
 
 
@@ -152,6 +153,10 @@ class Variant:
         In the two-deck family every key component is reachable at once: the packed
         tractors hold at most n cards and extra pairs fill the rest."""
         return self.follow_key(ctx, shape, hs_counts)
+
+    def build_follow(self, ctx, shape, hs_counts, best, key):
+        """The cheapest n cards of ``hs_counts`` whose follow key is ``best`` (for 托管)."""
+        return build_two_deck_follow(self, ctx, shape, hs_counts, best, key)
 
     def _tractor_list(self, ctx, lengths, counts):
         if not lengths:

@@ -1,0 +1,523 @@
+"""The hand state machine: ``apply(state, action) -> (state, events)``.
+
+State is a plain JSON-able dict (cards are ints, see cards.py), so it round-trips
+through the database unchanged. ``apply`` never mutates its input: it works on a
+copy and raises ``RuleError`` (stable code) before any change is visible, so an
+illegal action leaves the state exactly as it was.
+
+Phases of a classic hand::
+
+    deal ──(declare…)──> declare ──close_declarations──> bury ──bury──> play ──25 tricks──> end
+      ^                     │ first hand, nobody declared
+      └──── redeal <────────┘
+
+Actions (``seat`` is None for system actions that the platform's timers send):
+
+- ``{"type": "deal", "count": k}`` (system): deal the next k cards (default 1), one at a time.
+- ``{"type": "declare", "seat": s, "cards": [...]}``: during the deal or the window.
+- ``{"type": "close_declarations"}`` (system): the 8 s window after the deal has ended.
+- ``{"type": "bury", "seat": dealer, "cards": [...]}``
+- ``{"type": "play", "seat": s, "cards": [...]}``: a lead (unit or throw) or a follow.
+- ``{"type": "escape", "seat": s}``: the seat left during the hand (RULES §2.10, P7).
+
+Events are dicts with ``"to"``: None for everyone (players and spectators), or a seat
+for that seat only; anything hidden travels only in seat events.
+
+How a variant plugs in: ``HandMachine`` holds the phases every variant shares (deal,
+tricks, scoring, escape, views, auto-play). A variant with other phases subclasses it,
+adds handlers to ``handlers`` (``{"bid": self._bid, ...}``), and overrides the hooks
+marked *hook* below (deal order, declarations and their close, kitty handling, the
+hand result, what a view shows of declarations). ``machine_for(variant_id)`` returns
+the machine; register a subclass in ``MACHINES``.
+"""
+
+import random
+
+from .cards import POINTS, SORT_KEY, TOKENS, format_cards, full_deck, is_submultiset, parse_cards
+from .errors import RuleError
+from .moves import lead_units, lowest_follow, lowest_lead, random_follow
+from .registry import get_variant
+
+SYSTEM = None
+
+
+def team_of(seat):
+    return seat % 2
+
+
+def _copy(state):
+    s = dict(state)
+    s["hands"] = [list(h) for h in state["hands"]]
+    s["trick"] = dict(state["trick"], plays=list(state["trick"]["plays"])) if state.get("trick") else None
+    s["tricks"] = list(state["tricks"])
+    s["declarations"] = list(state["declarations"])
+    s["levels"] = list(state["levels"])
+    s["deck"] = list(state["deck"])
+    return s
+
+
+class HandMachine:
+    """The phases and actions shared by every variant (see the module docstring)."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.handlers = {
+            "deal": self._deal,
+            "declare": self._declare,
+            "close_declarations": self._close_declarations,
+            "bury": self._bury,
+            "play": self._play,
+            "escape": self._escape,
+        }
+
+    # --- creating hands ----------------------------------------------------------------
+
+    def new_match(self, seed, options=None):
+        """The first hand of a match (both teams at the first level, dealer by declaration)."""
+        v = self.variant
+        state = {
+            "variant": v.id,
+            "options": dict(options or {}),
+            "seed": seed,
+            "hand_no": 0,
+            "levels": [v.first_level, v.first_level],
+            "dealer": None,
+            "first_hand": True,
+            "redeals": 0,
+        }
+        return self._start_hand(state)
+
+    def next_hand(self, state):
+        """The set-up of the next hand after ``state`` ended (levels, dealer), or a new match
+        after an escape (P7)."""
+        if state["phase"] != "end":
+            raise RuleError("hand_not_over", "the hand has not ended")
+        result = state["result"]
+        if result.get("escape") is not None:
+            fresh = self.new_match(state["seed"], state["options"])
+            fresh["hand_no"] = state["hand_no"] + 1
+            return self._start_hand(fresh)
+        nxt = {
+            "variant": state["variant"],
+            "options": state["options"],
+            "seed": state["seed"],
+            "hand_no": state["hand_no"] + 1,
+            "levels": list(result["levels_after"]),
+            "dealer": result["next_dealer"],
+            "first_hand": False,
+            "redeals": 0,
+        }
+        return self._start_hand(nxt)
+
+    def _rng(self, state):
+        return random.Random(f"{state['seed']}:{state['hand_no']}:{state['redeals']}")
+
+    def _start_hand(self, state):
+        v = self.variant
+        state.update(
+            phase="deal",
+            level=self.hand_level(state),
+            hands=[[], [], [], []],
+            kitty=[],
+            kitty_received=[],
+            declarations=[],
+            standing=None,
+            trump=None,
+            trump_from_kitty=False,
+            turn=None,
+            trick=None,
+            tricks=[],
+            points=0,
+            point_cards=[],
+            result=None,
+        )
+        deck = full_deck(v.decks)
+        rng = self._rng(state)
+        rng.shuffle(deck)
+        state["kitty"] = deck[: v.kitty_size]
+        state["deck"] = deck[v.kitty_size :]
+        state["deal_order"] = self.deal_order(state, rng)
+        return state
+
+    # --- hooks ----------------------------------------------------------------------------
+
+    def hand_level(self, state):
+        """*hook*: the level rank of this hand (the dealer team's level)."""
+        if state["dealer"] is None:
+            return state["levels"][0]
+        return state["levels"][team_of(state["dealer"])]
+
+    def deal_order(self, state, rng):
+        """*hook*: seat receiving each dealt card. Classic: seat order from a random start (P10)."""
+        start = rng.randrange(4)
+        return [(start + i) % 4 for i in range(len(state["deck"]))]
+
+    def declaration_allowed(self, state, seat, cards):
+        """*hook*: (stands, new standing) for a declaration. Classic: A4."""
+        return self.variant.declaration_stands(state["standing"], seat, cards, state["level"])
+
+    def after_declarations(self, state, events):
+        """*hook*: close the window; set trump and dealer, or redeal. Returns the phase."""
+        v = self.variant
+        standing = state["standing"]
+        if standing is not None:
+            state["trump"] = standing[2]
+            if state["first_hand"]:
+                state["dealer"] = standing[0]
+        elif state["first_hand"]:
+            return "redeal"
+        else:
+            _, trump = v.trump_without_declaration(state["level"], state["kitty"])
+            state["trump"] = trump
+            state["trump_from_kitty"] = True
+            events.append({"type": "kitty_turned", "to": None, "cards": format_cards(state["kitty"])})
+        return self.give_kitty(state, events)
+
+    def give_kitty(self, state, events):
+        """*hook*: the dealer picks up the kitty and must bury."""
+        dealer = state["dealer"]
+        state["kitty_received"] = list(state["kitty"])
+        state["hands"][dealer].extend(state["kitty"])
+        events.append({"type": "kitty", "to": dealer, "cards": format_cards(state["kitty"])})
+        state["turn"] = dealer
+        return "bury"
+
+    def hand_result(self, state, last_winner, last_lead_units):
+        """*hook*: score the finished hand. Returns the result dict."""
+        v = self.variant
+        dealer = state["dealer"]
+        defenders_won_last = team_of(last_winner) != team_of(dealer)
+        kitty_points = sum(POINTS[c] for c in state["kitty"])
+        multiplier = v.kitty_multiplier(last_lead_units) if defenders_won_last else 0
+        total = state["points"] + kitty_points * multiplier
+        winner, levels, advance, next_dealer = v.score(total)
+        winning_team = team_of(dealer) if winner == "dealer" else 1 - team_of(dealer)
+        levels_after = list(state["levels"])
+        levels_after[winning_team] = v.next_level(levels_after[winning_team], advance)
+        return {
+            "trick_points": state["points"],
+            "kitty_points": kitty_points,
+            "kitty_multiplier": multiplier,
+            "defender_points": total,
+            "winner": winner,
+            "levels": levels,
+            "advance": advance,
+            "levels_after": levels_after,
+            "next_dealer": (dealer + 2) % 4 if next_dealer == "partner" else (dealer + 1) % 4,
+            "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
+            "escape": None,
+        }
+
+    def public_declaration(self, state):
+        """*hook*: what everyone sees of the declarations. Classic declarations are open."""
+        return [{"seat": d["seat"], "cards": format_cards(d["cards"])} for d in state["declarations"]]
+
+    # --- applying actions ---------------------------------------------------------------
+
+    def apply(self, state, action):
+        if not isinstance(action, dict):
+            raise RuleError("bad_action", "an action must be an object")
+        handler = self.handlers.get(action.get("type"))
+        if handler is None:
+            raise RuleError("unknown_action", f"unknown action {action.get('type')!r}")
+        if state["phase"] == "end":
+            raise RuleError("hand_over", "the hand has ended")
+        seat = action.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3):
+            raise RuleError("bad_seat", "seat must be 0-3")
+        s = _copy(state)
+        events = []
+        handler(s, action, events)
+        return s, events
+
+    def _need_phase(self, state, *phases):
+        if state["phase"] not in phases:
+            raise RuleError("wrong_phase", f"not allowed in phase {state['phase']}")
+
+    def _need_system(self, action):
+        if action.get("seat") is not None:
+            raise RuleError("not_your_action", "only the platform does this")
+
+    def _need_turn(self, state, action):
+        seat = action.get("seat")
+        if seat is None:
+            raise RuleError("bad_seat", "this action needs a seat")
+        if state["turn"] != seat:
+            raise RuleError("not_your_turn", "it is not your turn")
+        return seat
+
+    def _cards(self, state, seat, action):
+        raw = action.get("cards")
+        if not isinstance(raw, list) or not raw:
+            raise RuleError("bad_cards", "cards must be a non-empty list")
+        cards = parse_cards(raw) if isinstance(raw[0], str) else list(raw)
+        if not all(isinstance(c, int) and 0 <= c < 54 for c in cards):
+            raise RuleError("bad_card", "not a card")
+        if not is_submultiset(cards, state["hands"][seat]):
+            raise RuleError("cards_not_held", "you do not hold these cards")
+        return cards
+
+    def _deal(self, state, action, events):
+        self._need_system(action)
+        self._need_phase(state, "deal")
+        count = action.get("count", 1)
+        if not isinstance(count, int) or count < 1:
+            raise RuleError("bad_action", "count must be a positive integer")
+        dealt = sum(len(h) for h in state["hands"])
+        deck, order = state["deck"], state["deal_order"]
+        for i in range(dealt, min(dealt + count, len(deck))):
+            seat = order[i]
+            state["hands"][seat].append(deck[i])
+            events.append({"type": "dealt", "to": seat, "card": format_cards([deck[i]])[0]})
+        if sum(len(h) for h in state["hands"]) == len(deck):
+            state["phase"] = "declare"
+            events.append({"type": "deal_done", "to": None})
+
+    def _declare(self, state, action, events):
+        self._need_phase(state, "deal", "declare")
+        seat = action.get("seat")
+        if seat is None:
+            raise RuleError("bad_seat", "a declaration needs a seat")
+        cards = self._cards(state, seat, action)
+        ok, standing = self.declaration_allowed(state, seat, cards)
+        if not ok:
+            raise RuleError("declaration_rejected", "this declaration does not beat the standing one")
+        state["standing"] = standing
+        state["declarations"].append({"seat": seat, "cards": cards})
+        events.extend(self.declaration_events(state, seat, cards))
+
+    def declaration_events(self, state, seat, cards):
+        """*hook*: who learns what of a declaration. Classic: everyone sees it."""
+        return [{"type": "declared", "to": None, "seat": seat, "cards": format_cards(cards)}]
+
+    def _close_declarations(self, state, action, events):
+        self._need_system(action)
+        self._need_phase(state, "declare")
+        phase = self.after_declarations(state, events)
+        if phase == "redeal":
+            state["redeals"] += 1
+            self._start_hand(state)
+            events.append({"type": "redeal", "to": None, "redeals": state["redeals"]})
+            return
+        events.append(
+            {
+                "type": "trump",
+                "to": None,
+                "trump": self.trump_token(state),
+                "dealer": state["dealer"],
+                "level": state["level"],
+            }
+        )
+        state["phase"] = phase
+
+    def trump_token(self, state):
+        return "SHCD"[state["trump"]] if state["trump"] is not None else None
+
+    def _bury(self, state, action, events):
+        self._need_phase(state, "bury")
+        seat = self._need_turn(state, action)
+        cards = self._cards(state, seat, action)
+        if len(cards) != self.variant.kitty_size:
+            raise RuleError("wrong_count", f"bury exactly {self.variant.kitty_size} cards")
+        hand = state["hands"][seat]
+        for c in cards:
+            hand.remove(c)
+        state["kitty"] = cards
+        events.append({"type": "buried", "to": seat, "cards": format_cards(cards)})
+        events.append({"type": "kitty_buried", "to": None, "seat": seat})
+        self.start_play(state, events)
+
+    def start_play(self, state, events):
+        state["phase"] = "play"
+        state["turn"] = state["dealer"]
+        state["trick"] = {"leader": state["dealer"], "plays": [], "shape_cards": None}
+        events.append({"type": "play_started", "to": None, "leader": state["dealer"]})
+
+    def context(self, state):
+        return self.variant.context(state["level"], state["trump"])
+
+    def _play(self, state, action, events):
+        self._need_phase(state, "play")
+        seat = self._need_turn(state, action)
+        cards = self._cards(state, seat, action)
+        v = self.variant
+        ctx = self.context(state)
+        trick = state["trick"]
+        hands = state["hands"]
+        if not trick["plays"]:
+            shape = v.lead_shape(ctx, cards)
+            if len(shape.units) > 1:
+                others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
+                ok, played, reason = v.throw_result(ctx, cards, others, hands[seat])
+                if reason == "own_higher":
+                    raise RuleError("throw_refused", "you hold a card that beats part of this throw")
+                if not ok:
+                    events.append(
+                        {
+                            "type": "throw_failed",
+                            "to": None,
+                            "seat": seat,
+                            "attempted": format_cards(cards),
+                            "played": format_cards(played),
+                        }
+                    )
+                    cards = played
+                    shape = v.lead_shape(ctx, cards)
+            trick["shape_cards"] = cards
+        else:
+            shape = v.lead_shape(ctx, trick["shape_cards"])
+            if not v.is_legal_follow(ctx, shape, hands[seat], cards):
+                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hands[seat]))
+        for c in cards:
+            hands[seat].remove(c)
+        trick["plays"] = trick["plays"] + [cards]
+        events.append({"type": "played", "to": None, "seat": seat, "cards": format_cards(cards)})
+        if len(trick["plays"]) < 4:
+            state["turn"] = (seat + 1) % 4
+            return
+        self._finish_trick(state, ctx, shape, events)
+
+    def follow_hint(self, ctx, shape, hand):
+        """Words for an illegal follow: what the follower must play."""
+        suit = "trump" if shape.cls == 4 else "SHCD"[shape.cls]
+        if shape.tractor_lengths:
+            return f"you must follow with a tractor or pairs of {suit} where you hold them"
+        if shape.pairs:
+            return f"you must follow with pairs of {suit} where you hold them"
+        return f"you must follow with {suit} while you hold it"
+
+    def _finish_trick(self, state, ctx, shape, events):
+        v = self.variant
+        trick = state["trick"]
+        leader = trick["leader"]
+        plays = trick["plays"]
+        w = v.trick_winner(ctx, plays, shape)
+        winner = (leader + w) % 4
+        cards = [c for p in plays for c in p]
+        pts = sum(POINTS[c] for c in cards)
+        dealer = state["dealer"]
+        if team_of(winner) != team_of(dealer) and pts:
+            state["points"] += pts
+            state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
+        state["tricks"].append({"leader": leader, "plays": plays, "winner": winner, "points": pts})
+        events.append({"type": "trick_won", "to": None, "seat": winner, "points": pts, "defender_points": state["points"]})
+        if state["hands"][winner]:
+            state["trick"] = {"leader": winner, "plays": [], "shape_cards": None}
+            state["turn"] = winner
+            return
+        state["trick"] = None
+        state["turn"] = None
+        result = self.hand_result(state, winner, shape.units)
+        self._end(state, result, events)
+
+    def _end(self, state, result, events):
+        state["phase"] = "end"
+        state["result"] = result
+        state["turn"] = None
+        events.append({"type": "hand_end", "to": None, "result": result, "kitty": format_cards(state["kitty"])})
+
+    def _escape(self, state, action, events):
+        seat = action.get("seat")
+        if seat is None:
+            raise RuleError("bad_seat", "escape needs a seat")
+        deltas = self.variant.settle(base=1, dealer=state["dealer"], winner=None, levels=None, escape=seat)
+        result = {"escape": seat, "deltas": deltas, "winner": None, "levels": 0}
+        self._end(state, result, events)
+
+    # --- auto-play and views ---------------------------------------------------------------
+
+    def auto_action(self, state, seat):
+        """What the platform does for a seat that timed out or is on 托管 (P2, P5), or None."""
+        phase = state["phase"]
+        if phase == "bury" and state["turn"] == seat:
+            return {"type": "bury", "seat": seat, "cards": list(state["kitty_received"])}
+        if phase == "play" and state["turn"] == seat:
+            return {"type": "play", "seat": seat, "cards": self.lowest_play(state, seat)}
+        return None
+
+    def lowest_play(self, state, seat):
+        v = self.variant
+        ctx = self.context(state)
+        hand = state["hands"][seat]
+        trick = state["trick"]
+        if not trick["plays"]:
+            return lowest_lead(v, ctx, hand)
+        return lowest_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand)
+
+    def random_play(self, state, seat, rng):
+        """A random legal play: a uniformly random unit to lead, or a uniform legal follow."""
+        v = self.variant
+        ctx = self.context(state)
+        hand = state["hands"][seat]
+        trick = state["trick"]
+        if not trick["plays"]:
+            return rng.choice(lead_units(v, ctx, hand)).expand()
+        return random_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand, rng)
+
+    def view(self, state, seat=None):
+        """What ``seat`` may see (None: a spectator). Never another seat's hand, never the
+        buried kitty before the end, the picked-up kitty only to the dealer while burying."""
+        phase = state["phase"]
+        trump_known = phase not in ("deal", "declare")
+        ctx = self.context(state) if trump_known else None
+        trick = state.get("trick")
+        out = {
+            "variant": state["variant"],
+            "phase": phase,
+            "hand_no": state["hand_no"],
+            "levels": state["levels"],
+            "level": state["level"],
+            "dealer": state["dealer"],
+            "trump": self.trump_token(state) if trump_known else None,
+            "declarations": self.public_declaration(state),
+            "turn": state["turn"],
+            "counts": [len(h) for h in state["hands"]],
+            "trick": {
+                "leader": trick["leader"],
+                "plays": [format_cards(p) for p in trick["plays"]],
+            }
+            if trick
+            else None,
+            "last_trick": self._last_trick(state),
+            "points": state["points"],
+            "point_cards": format_cards(state["point_cards"]),
+            "tricks_played": len(state["tricks"]),
+            "result": state["result"],
+            "seat": seat,
+        }
+        if seat is not None:
+            hand = state["hands"][seat]
+            ordered = ctx.sort_hand(hand) if ctx else sorted(hand, key=SORT_KEY.__getitem__)
+            out["hand"] = [TOKENS[c] for c in ordered]
+            if phase == "bury" and seat == state["dealer"]:
+                out["kitty"] = format_cards(state["kitty_received"])
+        if phase == "end":
+            out["kitty"] = format_cards(state["kitty"])
+        if state["trump_from_kitty"]:
+            out["turned_kitty"] = format_cards(state["kitty_received"])
+        return out
+
+    def _last_trick(self, state):
+        if not state["tricks"]:
+            return None
+        t = state["tricks"][-1]
+        return {"leader": t["leader"], "winner": t["winner"], "plays": [format_cards(p) for p in t["plays"]]}
+
+
+MACHINES = {}
+
+
+def machine_for(variant_id):
+    machine = MACHINES.get(variant_id)
+    if machine is None:
+        variant = get_variant(variant_id)
+        machine = MACHINES[variant_id] = HandMachine(variant)
+    return machine
+
+
+def apply(state, action):
+    return machine_for(state["variant"]).apply(state, action)
+
+
+def view(state, seat=None):
+    return machine_for(state["variant"]).view(state, seat)

@@ -1,0 +1,204 @@
+"""Legal-move generation for bots and auto-play (two-deck family; four-deck variants
+override the ``Variant`` hooks these functions call).
+
+- ``lead_units``: every single, group and tractor a leader could lead.
+- ``standing_throws``: per class, the largest throw that would stand right now.
+- ``legal_follows``: every distinct legal follow (a generator).
+- ``random_follow``: a uniformly random legal follow, by rejection from uniform
+  proposals, falling back to choosing from the generator when legal plays are rare.
+- ``lowest_follow`` / ``lowest_lead``: the cheap plays 托管 makes (P5).
+"""
+
+from .cards import POINTS, counts_of, expand
+from .context import TRUMP
+from .units import Unit, packings, subtract, tractors
+
+
+def _split(ctx, shape, hand):
+    cls = ctx.cls
+    k = shape.cls
+    hs = [c for c in hand if cls[c] == k]
+    rest = [c for c in hand if cls[c] != k]
+    return hs, rest
+
+
+def cheap_key(ctx, c):
+    """Lower is cheaper to give away: plain before trump, no points before points, low rank."""
+    return (ctx.cls[c] == TRUMP, POINTS[c] > 0, ctx.rank[c], POINTS[c])
+
+
+def submultisets(counts, size):
+    """Every sub-multiset of ``counts`` with ``size`` cards, as sorted tuples."""
+    items = sorted(counts.items())
+
+    def rec(i, left):
+        if left == 0:
+            yield ()
+            return
+        if i == len(items):
+            return
+        c, k = items[i]
+        room = sum(n for _, n in items[i + 1 :])
+        for take in range(min(k, left), -1, -1):
+            if left - take > room:
+                break
+            for tail in rec(i + 1, left - take):
+                yield (c,) * take + tail
+
+    return rec(0, size)
+
+
+def legal_follows(variant, ctx, shape, hand):
+    """Every distinct legal follow, each once, as sorted tuples."""
+    n = shape.n
+    hs, rest = _split(ctx, shape, hand)
+    if len(hs) <= n:
+        base = tuple(sorted(hs))
+        for tail in submultisets(counts_of(rest), n - len(hs)):
+            yield tuple(sorted(base + tail))
+        return
+    best = variant.best_follow_key(ctx, shape, counts_of(hs))
+    for q in submultisets(counts_of(hs), n):
+        if n == 1 or variant.follow_key(ctx, shape, counts_of(q)) == best:
+            yield q
+
+
+def random_follow(variant, ctx, shape, hand, rng, tries=48):
+    """A uniformly random legal follow."""
+    n = shape.n
+    hs, rest = _split(ctx, shape, hand)
+    if len(hs) <= n:
+        return hs + _uniform_submultiset(counts_of(rest), n - len(hs), rng)
+    if n == 1:
+        return [rng.choice(sorted(set(hs)))]
+    hs_counts = counts_of(hs)
+    best = variant.best_follow_key(ctx, shape, hs_counts)
+    for _ in range(tries):
+        q = _uniform_submultiset(hs_counts, n, rng)
+        if variant.follow_key(ctx, shape, counts_of(q)) == best:
+            return q
+    return list(rng.choice(list(legal_follows(variant, ctx, shape, hand))))
+
+
+def _uniform_submultiset(counts, size, rng):
+    """A sub-multiset of ``size`` cards, uniform over distinct multisets (DP counts)."""
+    if size == 0:
+        return []
+    items = sorted(counts.items())
+    m = len(items)
+    # ways[i][s]: number of sub-multisets of items[i:] with s cards
+    ways = [[0] * (size + 1) for _ in range(m + 1)]
+    ways[m][0] = 1
+    for i in range(m - 1, -1, -1):
+        k = items[i][1]
+        row, nxt = ways[i], ways[i + 1]
+        for s in range(size + 1):
+            row[s] = sum(nxt[s - t] for t in range(0, min(k, s) + 1))
+    out = []
+    left = size
+    for i, (c, k) in enumerate(items):
+        if left == 0:
+            break
+        r = rng.randrange(ways[i][left])
+        for t in range(0, min(k, left) + 1):
+            w = ways[i + 1][left - t]
+            if r < w:
+                out.extend([c] * t)
+                left -= t
+                break
+            r -= w
+    return out
+
+
+def lowest_follow(variant, ctx, shape, hand):
+    """The cheapest legal follow (托管): the legal play whose cards are cheapest."""
+    n = shape.n
+    hs, rest = _split(ctx, shape, hand)
+    key = lambda c: cheap_key(ctx, c)  # noqa: E731
+    if len(hs) <= n:
+        return hs + sorted(rest, key=key)[: n - len(hs)]
+    if n == 1:
+        return [min(hs, key=key)]
+    hs_counts = counts_of(hs)
+    best = variant.best_follow_key(ctx, shape, hs_counts)
+    greedy = sorted(hs, key=key)[:n]
+    if variant.follow_key(ctx, shape, counts_of(greedy)) == best:
+        return greedy
+    return variant.build_follow(ctx, shape, hs_counts, best, key)
+
+
+def lead_units(variant, ctx, hand):
+    """Every unit the hand could lead: singles, groups of each size, all tractors."""
+    counts = counts_of(hand)
+    out = []
+    for c, k in counts.items():
+        for copies in range(1, k + 1):
+            out.append(Unit(copies, 1, (c,)))
+    for copies in range(2, variant.max_copies + 1):
+        out.extend(tractors(ctx, counts, copies))
+    return out
+
+
+def lowest_lead(variant, ctx, hand):
+    """托管 never throws (P5): lead the cheapest single."""
+    return [min(hand, key=lambda c: cheap_key(ctx, c))]
+
+
+def standing_throws(variant, ctx, hand, others):
+    """Per class, the largest multi-unit lead that would stand now (unbeaten units only,
+    dropping the lowest unit while the own-hand check refuses it)."""
+    cls = ctx.cls
+    out = []
+    for k in sorted({cls[c] for c in hand}):
+        if not variant.throw_allowed(k):
+            continue
+        mine = counts_of(c for c in hand if cls[c] == k)
+        theirs = [counts_of(c for c in o if cls[c] == k) for o in others]
+        units = [
+            u
+            for u in variant.decompose(ctx, mine)
+            if not any(variant.unit_beaten(ctx, u, t) for t in theirs)
+        ]
+        units.sort(key=lambda u: (u.size, variant.unit_strength(ctx, u)))
+        while len(units) >= 2:
+            cards = [c for u in units for c in u.expand()]
+            ok, _, _ = variant.throw_result(ctx, cards, others, hand)
+            if ok and len(variant.decompose(ctx, counts_of(cards))) >= 2:
+                out.append(expand(counts_of(cards)))
+                break
+            units.pop(0)
+    return out
+
+
+def pairs_by_cheapness(counts, key):
+    return sorted((c for c, k in counts.items() if k >= 2), key=key)
+
+
+def build_two_deck_follow(variant, ctx, shape, hs_counts, best, key):
+    """Cheapest follow meeting ``best`` in the two-deck family: the cheapest packing of the
+    required tractors, then the cheapest extra pairs, then the cheapest singles."""
+    t_target, p_target = best
+    chosen = {}
+    remaining = dict(hs_counts)
+    if t_target:
+        packing = min(
+            packings(ctx, hs_counts, 2, list(t_target)),
+            key=lambda p: sorted((key(c) for u in p for c in u.cards), reverse=True),
+        )
+        for u in packing:
+            for c in u.cards:
+                chosen[c] = chosen.get(c, 0) + 2
+            remaining = subtract(remaining, u.cards, 2)
+    have_pairs = sum(1 for k in chosen.values() if k >= 2)
+    for c in pairs_by_cheapness(remaining, key):
+        if have_pairs >= p_target:
+            break
+        chosen[c] = chosen.get(c, 0) + 2
+        remaining = subtract(remaining, (c,), 2)
+        have_pairs += 1
+    size = sum(chosen.values())
+    for c in sorted(expand(remaining), key=key)[: shape.n - size]:
+        chosen[c] = chosen.get(c, 0) + 1
+    return expand(chosen)
+
+
