@@ -20,6 +20,14 @@ Actions (``seat`` is None for system actions that the platform's timers send):
 - ``{"type": "play", "seat": s, "cards": [...]}``: a lead (unit or throw) or a follow.
 - ``{"type": "escape", "seat": s}``: the seat left during the hand (RULES §2.10, P7).
 
+The platform drives time: ``timer(state)`` says what the platform does next when nobody
+acts, as ``(kind, seat, action)``: ``kind`` names the timeout the platform applies
+("deal": pace of the deal, "declare": the 8 s window (P1), "bury": 30 s (P2), "play":
+the table's turn timeout, or a variant's own such as "bid"); ``seat`` is the seat
+that is waiting to act (None for the deal and the window); ``action`` is what the
+platform applies on expiry (the auto-play of P2/P5 for a seat). None when the hand
+has ended.
+
 Events are dicts with ``"to"``: None for everyone (players and spectators), or a seat
 for that seat only; anything hidden travels only in seat events.
 
@@ -424,7 +432,21 @@ class HandMachine:
         result = {"escape": seat, "deltas": deltas, "winner": None, "levels": 0}
         self._end(state, result, events)
 
-    # --- auto-play and views ---------------------------------------------------------------
+    # --- time, auto-play and views ------------------------------------------------------
+
+    DEAL_BATCH = 4  # cards per deal step: one round of the table at a time
+
+    def timer(self, state):
+        """*hook*: (kind, seat, action) the platform applies when time runs out, or None."""
+        phase = state["phase"]
+        if phase == "deal":
+            return "deal", None, {"type": "deal", "count": self.DEAL_BATCH}
+        if phase == "declare":
+            return "declare", None, {"type": "close_declarations"}
+        if phase in ("bury", "play"):
+            seat = state["turn"]
+            return phase, seat, self.auto_action(state, seat)
+        return None
 
     def auto_action(self, state, seat):
         """What the platform does for a seat that timed out or is on 托管 (P2, P5), or None."""
