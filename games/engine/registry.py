@@ -2,10 +2,11 @@
 
 from .classic import CLASSIC
 from .errors import RuleError
+from .four_deck import FOUR_DECK
 from .guigang import GUIGANG
 from .point_bid import POINT_BID
 
-VARIANTS = {v.id: v for v in (CLASSIC, POINT_BID, GUIGANG)}
+VARIANTS = {v.id: v for v in (CLASSIC, POINT_BID, GUIGANG, FOUR_DECK)}
 
 
 def get_variant(variant_id):

@@ -1,0 +1,415 @@
+"""``four_deck`` (seed 001): four decks, no kitty, hidden declaration, permanent 2s.
+
+RULES §3. Every lead is one unit (no throws, A16): a single, a pair, a triple, a quad
+or a tractor of pairs, triples or quads. Tractors are face-based within one printed
+suit (A15): the trump suit is one cyclic chain 2–3–…–A–2, each other suit has the
+副主 chain ``X2–XL`` and its plain chain 3…A without the level. The follow key is
+(tier, blocks, rest) of §3.6, computed structurally; the winner is decided by
+(copies, trump, strength) of §3.7 (A18).
+"""
+
+from .cards import BJ, LJ, POINTS, SUITS, card, counts_of, expand, face_of, suit_of
+from .classic import Classic
+from .context import TRUMP, Chain, TrumpContext
+from .errors import RuleError
+from .units import Unit, has_tractor, subtract, tractors
+from .variant import LeadShape, Variant
+
+LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
+GROUP_COPIES = (2, 3, 4)
+SPADES = 0
+SAME_OR_STRONGER = 10  # tier of a one-unit answer with at least the lead's copies (§3.6)
+SIDE_TRUMP_TRACTOR = 3 * 2  # the 副主 tractor's key (3, 0), packed as face × 2 + suit bit
+
+
+# --- units ------------------------------------------------------------------------------
+
+
+def unit_of(ctx, counts):
+    """The one unit that is exactly ``counts`` (one class assumed), or None.
+
+    Every four_deck slot holds one identity, so a tractor is a set of identities with
+    equal copies filling one run of slots; on the cyclic trump chain the run starts at
+    the one slot whose predecessor is missing (a full cycle starts at 2, so its top is A)."""
+    it = iter(counts.items())
+    first, k = next(it)
+    if len(counts) == 1:
+        return Unit(k, 1, (first,))
+    if k < 2 or any(v != k for _, v in it):
+        return None
+    pos = ctx.pos
+    places = [pos[c] for c in counts]
+    if any(p is None for p in places):
+        return None
+    ci = places[0][0]
+    if any(p[0] != ci for p in places):
+        return None
+    chain = ctx.chains[ci]
+    slots = {p[1] for p in places}
+    m = len(slots)
+    size = len(chain.slots)
+    if chain.cyclic:
+        if m == size:
+            start = 0
+        else:
+            starts = [s for s in slots if (s - 1) % size not in slots]
+            if len(starts) != 1:
+                return None
+            start = starts[0]
+        order = [(start + i) % size for i in range(m)]
+    else:
+        start = min(slots)
+        if max(slots) - start != m - 1:
+            return None
+        order = range(start, start + m)
+    return Unit(k, m, [chain.slots[i][0] for i in order])
+
+
+def unit_exists(ctx, counts, copies, n):
+    """True iff ``counts`` hold one unit of ``copies`` with exactly ``n`` cards."""
+    if n % copies:
+        return False
+    length = n // copies
+    if length == 1:
+        return any(k >= copies for k in counts.values())
+    return has_tractor(ctx, counts, copies, length)
+
+
+def tier(ctx, counts, n, lead_copies):
+    """Item 1 of §3.6, maximised over the ``n``-card subsets of ``counts``."""
+    if n == 1:
+        return SAME_OR_STRONGER
+    for copies in range(4, lead_copies - 1, -1):
+        if unit_exists(ctx, counts, copies, n):
+            return SAME_OR_STRONGER
+    for copies in range(lead_copies - 1, 1, -1):
+        if unit_exists(ctx, counts, copies, n):
+            return copies
+    return 0
+
+
+def rest_key(counts, room, triples_first):
+    """Item 3 of §3.6: the best (triples, pairs) — or (pairs, triples) for short leads —
+    that ``room`` cards taken from ``counts`` can hold (a triple also counts as a pair)."""
+    threes = sum(1 for k in counts.values() if k >= 3)
+    twos = sum(1 for k in counts.values() if k >= 2)
+    if triples_first:
+        t = min(threes, room // 3)
+        return t, t + min(twos - t, (room - 3 * t) // 2)
+    p = min(twos, room // 2)
+    return p, min(threes, p, room - 2 * p)
+
+
+def blocks_in(ctx, counts, limit):
+    """Every block of §3.6 item 2 with at most ``limit`` cards: tractors of any copies, quads."""
+    out = []
+    if limit < 4:
+        return out
+    for copies in GROUP_COPIES:
+        if 2 * copies > limit:
+            break
+        out.extend(t for t in tractors(ctx, counts, copies) if t[0] * t[1] <= limit)
+    out.extend(Unit(4, 1, (c,)) for c, k in counts.items() if k == 4)
+    return out
+
+
+class BlockSearch:
+    """Items 2–3 of §3.6 maximised over the ``n``-card subsets of a follower's cards.
+
+    The block list is compared lexicographically and a longer list wins on an equal
+    prefix, so a best list always starts with a block of the largest size that still
+    fits: the search branches only over which block of that size to take (memoised on
+    the cards left), never over subsets of the hand."""
+
+    def __init__(self, ctx, n):
+        self.ctx = ctx
+        self.n = n
+        self.triples_first = n >= 6
+        self.memo = {}
+
+    def best(self, counts, room=None, cap=None):
+        """((block sizes, descending), rest key) for ``room`` cards with blocks ≤ ``cap``."""
+        room = self.n if room is None else room
+        cap = room if cap is None else cap
+        key = (frozenset(counts.items()), room, cap)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        options = self._largest(counts, min(room, cap))
+        if not options:
+            result = ((), rest_key(counts, room, self.triples_first))
+        else:
+            top = options[0].size
+            result = max(self._after(counts, u, room) for u in options)
+            result = ((top,) + result[0], result[1])
+        self.memo[key] = result
+        return result
+
+    def _largest(self, counts, limit):
+        found = blocks_in(self.ctx, counts, limit)
+        if not found:
+            return found
+        top = max(u.size for u in found)
+        return [u for u in found if u.size == top]
+
+    def _after(self, counts, block, room):
+        return self.best(subtract(counts, block.cards, block.copies), room - block.size, block.size)
+
+    def choose(self, counts, target, cost):
+        """Blocks realising ``target`` (a ``best`` result), the cheapest by ``cost`` first;
+        returns (blocks, the cards left)."""
+        chosen = []
+        room, cap = self.n, self.n
+        sizes, rest = target
+        for size in sizes:
+            options = sorted(self._largest(counts, min(room, cap)), key=lambda u: unit_cost(u, cost))
+            want = (sizes[len(chosen) + 1 :], rest)
+            block = next(u for u in options if self._after(counts, u, room) == want)
+            chosen.append(block)
+            counts = subtract(counts, block.cards, block.copies)
+            room -= size
+            cap = size
+        return chosen, counts
+
+
+def unit_cost(unit, cost):
+    """Cheapness of a unit: its dearest card first (lower is cheaper)."""
+    return sorted((cost(c) for c in unit.cards), reverse=True)
+
+
+def follow_key(ctx, counts, n, lead_copies):
+    """The key (tier, blocks, rest) of §3.6, maximised over ``n``-card subsets of ``counts``.
+
+    For a set of exactly ``n`` cards this is the key of the set itself, so one function
+    serves both the play and the follower's best. A tier above 0 is compared alone."""
+    t = tier(ctx, counts, n, lead_copies)
+    if t:
+        return (t, (), ())
+    if n < 6:
+        # A 4-card block would be a one-unit answer of tier > 0, so short leads have none.
+        return (0, (), rest_key(counts, n, False))
+    blocks, rest = BlockSearch(ctx, n).best(counts)
+    return (0, blocks, rest)
+
+
+# --- declaration ---------------------------------------------------------------------------
+
+
+def declared_level(level, cards):
+    """(suit, count) if ``cards`` are k ≥ 1 identical level cards, else None (§3.2)."""
+    if not cards or any(c != cards[0] for c in cards) or face_of(cards[0]) != level:
+        return None
+    return suit_of(cards[0]), len(cards)
+
+
+def declaration_stands(standing, seat, cards, level):
+    """(stands, new standing); ``standing`` is (seat, count, suit, cards) or None.
+
+    A13: only another player, with strictly more cards, in any suit."""
+    d = declared_level(level, cards)
+    if d is None:
+        return False, standing
+    suit, count = d
+    if standing is not None and (seat == standing[0] or count <= standing[1]):
+        return False, standing
+    return True, (seat, count, suit, list(cards))
+
+
+def last_trick_points(lead_size, trick_points, winner_side):
+    """扣底 (§3.8, A19): signed points that replace the last trick's own points."""
+    points = trick_points * lead_size
+    return points if winner_side == "defenders" else -points
+
+
+# --- the variant ---------------------------------------------------------------------------
+
+
+class FourDeck(Variant):
+    id = "four_deck"
+    decks = 4
+    hand_size = 54
+    kitty_size = 0
+    max_copies = 4
+    points_total = 400
+    throws = "none"
+    levels = LEVELS
+    first_level = 2
+    default_level = 2
+    allows_no_trump = False
+    rc_kinds = frozenset(("lead", "throw", "follow", "winner", "kitty", "score", "settle", "declare"))
+    rc_fields = {
+        "kitty": {"trick_points": "int"},
+        "score": {"defender_points": "int"},
+        "declare": {"first_hand": "bool", "dealer": "seat?", "declarations": "declarations"},
+    }
+
+    def build_context(self, level, trump):
+        """§3.3–3.4 (A14, A15): ranks with the level above the 2s; face-based chains."""
+        cls = [0] * 54
+        rank = [0] * 54
+        for c in range(52):
+            s, f = suit_of(c), face_of(c)
+            if f == level:
+                cls[c], rank[c] = TRUMP, 98 if s == trump else 97
+            elif f == 2:
+                cls[c], rank[c] = TRUMP, 96 if s == trump else 95
+            else:
+                cls[c], rank[c] = (TRUMP if s == trump else s), f
+        cls[LJ] = cls[BJ] = TRUMP
+        rank[LJ], rank[BJ] = 99, 100
+        chains = [Chain([[card(trump, f)] for f in range(2, 15)], TRUMP, cyclic=True)]
+        for s in range(4):
+            if s == trump:
+                continue
+            if level != 2:
+                chains.append(Chain([[card(s, 2)], [card(s, level)]], TRUMP))
+            chains.append(Chain([[card(s, f)] for f in range(3, 15) if f != level], s))
+        return TrumpContext(self.id, level, trump, cls, rank, chains)
+
+    def unit_strength(self, ctx, unit):
+        """Groups by rank; tractors by (top face, 主 bit) packed as face × 2 + bit, the
+        副主 tractor fixed at (3, 0) (§3.4). Only units of one format are compared."""
+        if unit[1] == 1:
+            return ctx.rank[unit[2][0]]
+        top = unit[2][-1]
+        if suit_of(top) != ctx.trump:
+            return SIDE_TRUMP_TRACTOR if ctx.cls[top] == TRUMP else face_of(top) * 2
+        return face_of(top) * 2 + 1
+
+    # --- leads (§3.5: one unit only, A16) ---------------------------------------------------
+
+    def lead_unit(self, ctx, cards):
+        """(class, unit) of a lead, or RuleError('illegal_lead')."""
+        if not cards:
+            raise RuleError("illegal_lead", "a lead needs at least one card")
+        cls = ctx.class_of_cards(cards)
+        if cls is None:
+            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+        unit = unit_of(ctx, counts_of(cards))
+        if unit is None:
+            raise RuleError("illegal_lead", "a lead must be one unit: there are no throws")
+        return cls, unit
+
+    def lead_shape(self, ctx, cards):
+        cls, unit = self.lead_unit(ctx, cards)
+        return LeadShape(cls, len(cards), [unit])
+
+    def throw_result(self, ctx, cards, others, hand=None):
+        if ctx.class_of_cards(cards) is None:
+            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+        if unit_of(ctx, counts_of(cards)) is None:
+            return False, [], "not_allowed"
+        return True, list(cards), None
+
+    # --- following (§3.6, A17) ------------------------------------------------------------
+
+    def follow_key(self, ctx, shape, counts):
+        return follow_key(ctx, counts, shape.n, shape.copies)
+
+    def best_follow_key(self, ctx, shape, hs_counts):
+        return follow_key(ctx, hs_counts, shape.n, shape.copies)
+
+    def build_follow(self, ctx, shape, hs_counts, best, cost):
+        """A follow from the led class with key ``best``, the cheapest by ``cost`` per card
+        at each step: the unit, or the blocks, then triples, pairs and singles."""
+        n = shape.n
+        t = best[0]
+        if t:
+            copies = range(shape.copies, 5) if t == SAME_OR_STRONGER else (t,)
+            units = [u for c in copies if n % c == 0 for u in _units(ctx, hs_counts, c, n // c)]
+            return min(units, key=lambda u: unit_cost(u, cost)).expand()
+        if n >= 6:
+            blocks, left = BlockSearch(ctx, n).choose(hs_counts, best[1:], cost)
+            triples, pairs = best[2]
+        else:
+            blocks, left = [], hs_counts
+            pairs, triples = best[2]
+        chosen = [c for u in blocks for c in u.expand()]
+        by_cost = sorted(left, key=cost)
+        three = [c for c in by_cost if left[c] >= 3][:triples]
+        two = [c for c in by_cost if left[c] >= 2 and c not in three][: pairs - triples]
+        chosen += [c for c in three for _ in range(3)] + [c for c in two for _ in range(2)]
+        left = subtract(subtract(left, three, 3), two, 2)
+        chosen += sorted(expand(left), key=cost)[: n - len(chosen)]
+        return chosen
+
+    # --- trick winner (§3.7, A18) -------------------------------------------------------------
+
+    def play_strength(self, ctx, led, cards):
+        """(copies, trump, strength) of an eligible play, or None for a discard."""
+        cls = ctx.class_of_cards(cards)
+        if cls is None or (cls != led and cls != TRUMP):
+            return None
+        unit = unit_of(ctx, counts_of(cards))
+        if unit is None:
+            return None
+        return (unit[0], cls == TRUMP, self.unit_strength(ctx, unit))
+
+    def trick_winner(self, ctx, plays, shape=None):
+        if shape is None:
+            shape = self.lead_shape(ctx, plays[0])
+        led = shape.cls
+        best_i, best = 0, self.play_strength(ctx, led, plays[0])
+        for i in range(1, len(plays)):
+            key = self.play_strength(ctx, led, plays[i])
+            if key is not None and key > best:
+                best_i, best = i, key
+        return best_i
+
+    # --- declaration (§3.2) ----------------------------------------------------------------
+
+    def declaration_stands(self, standing, seat, cards, level):
+        return declaration_stands(standing, seat, cards, level)
+
+    # --- end of hand (§3.8) ------------------------------------------------------------------
+
+    def score(self, defender_points):
+        """§3.8 table: (winner, levels, advance, next_dealer)."""
+        x = defender_points
+        if x <= 0:
+            return "dealer", 3, 3, "partner"
+        if x < 80:
+            return "dealer", 2, 2, "partner"
+        if x < 160:
+            return "dealer", 1, 1, "partner"
+        levels = 1 + (x - 160) // 80
+        return "defenders", levels, levels, "next"
+
+    # A20: classic's settlement (winner ±B×levels) and escape rule; levels wrap as A3.
+    settle = Classic.settle
+    next_level = Classic.next_level
+
+    # --- rules_check adapters -------------------------------------------------------------------
+
+    def rc_kitty(self, ctx, f):
+        m = len(f["lead"].cards)
+        return {"multiplier": m, "points": last_trick_points(m, f["trick_points"], f["winner_side"])}
+
+    def rc_score(self, ctx, f):
+        winner, levels, advance, next_dealer = self.score(f["defender_points"])
+        return {"winner": winner, "levels": levels, "advance": advance, "next_dealer": next_dealer}
+
+    def rc_declare(self, ctx, f):
+        first_hand = f["first_hand"]
+        if not first_hand and f["dealer"] is None:
+            raise RuleError("bad_input", "a later hand needs its dealer")
+        standing = None
+        stands = []
+        for seat, cl in f["declarations"]:
+            ok, standing = declaration_stands(standing, seat, cl.cards, f["level"])
+            stands.append(ok)
+        trump = SPADES if standing is None else standing[2]
+        if not first_hand:
+            dealer = f["dealer"]
+        else:
+            dealer = 0 if standing is None else standing[0]  # A13
+        return {"stands": stands, "trump": SUITS[trump], "dealer": dealer, "redeal": False}
+
+
+def _units(ctx, counts, copies, length):
+    if length == 1:
+        return [Unit(copies, 1, (c,)) for c, k in counts.items() if k >= copies]
+    return list(tractors(ctx, counts, copies, length))
+
+
+FOUR_DECK = FourDeck()
