@@ -97,6 +97,8 @@ def points_of(cards):
 
 def is_submultiset(part, whole):
     """True iff every identity occurs in ``whole`` at least as often as in ``part``."""
+    if len(part) == 1:
+        return part[0] in whole
     have = Counter(whole)
     need = Counter(part)
     return all(have[c] >= k for c, k in need.items())

@@ -216,6 +216,11 @@ class HandMachine:
             "escape": None,
         }
 
+    def defends(self, state, seat):
+        """*hook*: True iff ``seat``'s trick points count for the defenders. Classic: the
+        team without the dealer."""
+        return team_of(seat) != team_of(state["dealer"])
+
     def public_declaration(self, state):
         """*hook*: what everyone sees of the declarations. Classic declarations are open."""
         return [{"seat": d["seat"], "cards": format_cards(d["cards"])} for d in state["declarations"]]
@@ -293,6 +298,22 @@ class HandMachine:
         state["standing"] = standing
         state["declarations"].append({"seat": seat, "cards": cards})
         events.extend(self.declaration_events(state, seat, cards))
+
+    def legal_calls(self, state, seat):
+        """*hook*: every declaration (or, in other variants, bid/pass) ``seat`` may make now.
+        Classic: each distinct declaration from the cards held that would stand."""
+        if state["phase"] not in ("deal", "declare"):
+            return []
+        counts = {}
+        for c in state["hands"][seat]:
+            counts[c] = counts.get(c, 0) + 1
+        out = []
+        for c, k in counts.items():
+            for size in range(1, min(k, 2) + 1):
+                cards = [c] * size
+                if self.declaration_allowed(state, seat, cards)[0]:
+                    out.append({"type": "declare", "seat": seat, "cards": cards})
+        return out
 
     def declaration_events(self, state, seat, cards):
         """*hook*: who learns what of a declaration. Classic: everyone sees it."""
@@ -403,8 +424,7 @@ class HandMachine:
         winner = (leader + w) % 4
         cards = [c for p in plays for c in p]
         pts = sum(POINTS[c] for c in cards)
-        dealer = state["dealer"]
-        if team_of(winner) != team_of(dealer) and pts:
+        if self.defends(state, winner) and pts:
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
         state["tricks"].append({"leader": leader, "plays": plays, "winner": winner, "points": pts})

@@ -84,6 +84,8 @@ def _uniform_submultiset(counts, size, rng):
     """A sub-multiset of ``size`` cards, uniform over distinct multisets (DP counts)."""
     if size == 0:
         return []
+    if size == 1:
+        return [rng.choice(sorted(counts))]
     items = sorted(counts.items())
     m = len(items)
     # ways[i][s]: number of sub-multisets of items[i:] with s cards

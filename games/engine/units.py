@@ -58,22 +58,23 @@ def subtract(counts, cards, copies=1):
     return rest
 
 
-def chains_touched(ctx, counts):
-    pos = ctx.pos
-    return {pos[c][0] for c in counts if pos[c] is not None}
-
-
 def tractors(ctx, counts, copies, length=None):
     """Every tractor of ``copies`` in ``counts`` (exactly ``length`` long if given, else any
     length ≥ 2), once per choice of identities; sub-runs of longer runs included."""
-    for ci in sorted(chains_touched(ctx, counts)):
+    pos = ctx.pos
+    by_chain = {}
+    for c, k in counts.items():
+        if k >= copies:
+            p = pos[c]
+            if p is not None:
+                by_chain.setdefault(p[0], {}).setdefault(p[1], []).append(c)
+    for ci in sorted(by_chain):
+        slots = by_chain[ci]
+        if len(slots) < 2:
+            continue
         chain = ctx.chains[ci]
-        opts = [[c for c in slot if counts.get(c, 0) >= copies] for slot in chain.slots]
-        n = len(opts)
-        if chain.cyclic:
-            spans = _cyclic_spans(opts, length)
-        else:
-            spans = _linear_spans(opts, length)
+        opts = [slots.get(i, ()) for i in range(len(chain.slots))]
+        spans = _cyclic_spans(opts, length) if chain.cyclic else _linear_spans(opts, length)
         for idxs in spans:
             for choice in product(*(opts[i] for i in idxs)):
                 yield Unit(copies, len(idxs), choice)

@@ -34,6 +34,8 @@ class LeadShape:
 
 
 class Variant:
+    """Parameters and hooks of one rule set; instances hold no state."""
+
     id = ""
     decks = 2
     hand_size = 25
@@ -80,14 +82,26 @@ class Variant:
 
     def lead_shape(self, ctx, cards):
         """The lead's class and canonical units, or RuleError('illegal_lead')."""
+        key = (self, ctx, cards[0]) if len(cards) == 1 else (self, ctx, tuple(sorted(cards)))
+        shape = _SHAPES.get(key)
+        if shape is None:
+            shape = self._lead_shape(ctx, cards)
+            if len(_SHAPES) > 4096:
+                _SHAPES.clear()
+            _SHAPES[key] = shape
+        if isinstance(shape, RuleError):
+            raise shape
+        return shape
+
+    def _lead_shape(self, ctx, cards):
         if not cards:
-            raise RuleError("illegal_lead", "a lead needs at least one card")
+            return RuleError("illegal_lead", "a lead needs at least one card")
         cls = ctx.class_of_cards(cards)
         if cls is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
         units = self.decompose(ctx, counts_of(cards))
         if len(units) > 1 and not self.throw_allowed(cls):
-            raise RuleError("illegal_lead", "this lead is several units and throws are not allowed here")
+            return RuleError("illegal_lead", "this lead is several units and throws are not allowed here")
         return LeadShape(cls, len(cards), units)
 
     def unit_beaten(self, ctx, unit, counts):
@@ -273,6 +287,11 @@ def _minus(hand, cards):
     for c in cards:
         rest.remove(c)
     return rest
+
+
+# Lead shapes are a pure function of (variant, context, cards); followers ask for the
+# same lead's shape three times per trick, so they are memoised.
+_SHAPES = {}
 
 
 @lru_cache(maxsize=512)
