@@ -9,10 +9,10 @@ escape (A29), and the trump-void disclosure of rule 7 (P9).
 
 from typing import NamedTuple
 
-from .cards import BJ, LJ, card, counts_of, face_of, suit_of
-from .context import TRUMP, Chain, TrumpContext
-from .errors import RuleError
-from .variant import Variant
+from ..cards import BJ, LJ, card, counts_of, face_of, suit_of
+from ..context import TRUMP, Chain, TrumpContext
+from ..errors import RuleError
+from ..variant import Variant
 
 BID_MAX = 120
 BID_STEP = 5
