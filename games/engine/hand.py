@@ -553,7 +553,9 @@ def machine_for(variant_id):
     machine = MACHINES.get(variant_id)
     if machine is None:
         variant = get_variant(variant_id)
-        machine = MACHINES[variant_id] = HandMachine(variant)
+        # A variant with phases of its own (point_bid's bidding) builds its subclass.
+        own = getattr(variant, "hand_machine", None)
+        machine = MACHINES[variant_id] = own() if own else HandMachine(variant)
     return machine
 
 
