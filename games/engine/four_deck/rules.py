@@ -8,12 +8,12 @@ suit (A15): the trump suit is one cyclic chain 2–3–…–A–2, each other s
 (copies, trump, strength) of §3.7 (A18).
 """
 
-from .cards import BJ, LJ, POINTS, SUITS, card, counts_of, expand, face_of, suit_of
-from .classic import Classic
-from .context import TRUMP, Chain, TrumpContext
-from .errors import RuleError
-from .units import Unit, has_tractor, subtract, tractors
-from .variant import LeadShape, Variant
+from ..cards import BJ, LJ, SUITS, card, counts_of, expand, face_of, suit_of
+from ..classic import Classic
+from ..context import TRUMP, Chain, TrumpContext
+from ..errors import RuleError
+from ..units import Unit, has_tractor, subtract, tractors
+from ..variant import LeadShape, Variant
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 GROUP_COPIES = (2, 3, 4)
@@ -278,20 +278,14 @@ class FourDeck(Variant):
 
     # --- leads (§3.5: one unit only, A16) ---------------------------------------------------
 
-    def lead_unit(self, ctx, cards):
-        """(class, unit) of a lead, or RuleError('illegal_lead')."""
-        if not cards:
-            raise RuleError("illegal_lead", "a lead needs at least one card")
+    def _lead_shape(self, ctx, cards):
+        """The lead's shape, or RuleError('illegal_lead') (returned: the base memoises it)."""
         cls = ctx.class_of_cards(cards)
         if cls is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
         unit = unit_of(ctx, counts_of(cards))
         if unit is None:
-            raise RuleError("illegal_lead", "a lead must be one unit: there are no throws")
-        return cls, unit
-
-    def lead_shape(self, ctx, cards):
-        cls, unit = self.lead_unit(ctx, cards)
+            return RuleError("illegal_lead", "a lead must be one unit: there are no throws")
         return LeadShape(cls, len(cards), [unit])
 
     def throw_result(self, ctx, cards, others, hand=None):
