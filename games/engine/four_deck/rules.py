@@ -373,6 +373,11 @@ class FourDeck(Variant):
     settle = Classic.settle
     next_level = Classic.next_level
 
+    def hand_machine(self):
+        from .hand import FourDeckMachine  # the hand machine imports the registry, which imports us
+
+        return FourDeckMachine(self)
+
     # --- rules_check adapters -------------------------------------------------------------------
 
     def rc_kitty(self, ctx, f):

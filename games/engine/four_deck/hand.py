@@ -1,0 +1,127 @@
+"""The four_deck hand: a random deal order, a hidden declaration, no kitty, 扣底.
+
+Phases: deal ──(declare…)──> declare ──close_declarations──> play ──> end. Nobody
+declaring is no redeal: trump is spades and a first hand's dealer is seat 0 (A13).
+Others learn only the size of a declaration until the window closes (P11); then the
+standing one is shown with the trump.
+"""
+
+from ..cards import counts_of, format_cards
+from ..hand import HandMachine
+from ..moves import lead_units
+from .rules import SPADES, last_trick_points
+
+
+class FourDeckMachine(HandMachine):
+    def deal_order(self, state, rng):
+        """P10: the order of dealing is random (54 cards to each seat)."""
+        order = [seat for seat in range(4) for _ in range(self.variant.hand_size)]
+        rng.shuffle(order)
+        return order
+
+    def legal_calls(self, state, seat):
+        """Every declaration ``seat`` could make now: k identical level cards that stand."""
+        if state["phase"] not in ("deal", "declare"):
+            return []
+        level = state["level"]
+        counts = {}
+        for c in state["hands"][seat]:
+            if c < 52 and c % 13 + 2 == level:
+                counts[c] = counts.get(c, 0) + 1
+        return [
+            {"type": "declare", "seat": seat, "cards": [c] * k}
+            for c, most in sorted(counts.items())
+            for k in range(1, most + 1)
+            if self.declaration_allowed(state, seat, [c] * k)[0]
+        ]
+
+    def declaration_events(self, state, seat, cards):
+        """暗叫: everyone learns the size, only the declarer sees the cards again."""
+        return [
+            {"type": "declared", "to": None, "count": len(cards)},
+            {"type": "declared", "to": seat, "seat": seat, "cards": format_cards(cards)},
+        ]
+
+    def after_declarations(self, state, events):
+        standing = state["standing"]
+        if standing is not None:
+            state["trump"] = standing[2]
+            if state["first_hand"]:
+                state["dealer"] = standing[0]
+        else:
+            state["trump"] = SPADES
+            if state["first_hand"]:
+                state["dealer"] = 0  # A13
+        self.start_play(state, events)
+        return "play"
+
+    def hand_result(self, state, last_winner, last_lead_units):
+        """§3.8 (A19): the last trick's points × the cards led replace its own points,
+        added for the defenders or taken from them."""
+        v = self.variant
+        dealer = state["dealer"]
+        last_points = state["tricks"][-1]["points"]
+        defenders_won_last = self.defends(state, last_winner)
+        earlier = state["points"] - (last_points if defenders_won_last else 0)
+        lead_size = sum(u.size for u in last_lead_units)
+        bonus = last_trick_points(lead_size, last_points, "defenders" if defenders_won_last else "dealer")
+        total = earlier + bonus
+        winner, levels, advance, next_dealer = v.score(total)
+        winning_team = dealer % 2 if winner == "dealer" else 1 - dealer % 2
+        levels_after = list(state["levels"])
+        levels_after[winning_team] = v.next_level(levels_after[winning_team], advance)
+        return {
+            "trick_points": state["points"],
+            "last_trick_points": last_points,
+            "last_multiplier": lead_size,
+            "last_bonus": bonus,
+            "defender_points": total,
+            "winner": winner,
+            "levels": levels,
+            "advance": advance,
+            "levels_after": levels_after,
+            "next_dealer": (dealer + 2) % 4 if next_dealer == "partner" else (dealer + 1) % 4,
+            "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
+            "escape": None,
+        }
+
+    def public_declaration(self, state):
+        """P11: sizes only while the window is open; then the standing one is shown."""
+        standing = state["standing"]
+        shown = state["phase"] not in ("deal", "declare") and standing is not None
+        out = []
+        for d in state["declarations"]:
+            if shown and d["seat"] == standing[0] and list(d["cards"]) == list(standing[3]):
+                out.append({"seat": d["seat"], "cards": format_cards(d["cards"])})
+            else:
+                out.append({"count": len(d["cards"])})
+        return out
+
+    def view(self, state, seat=None):
+        out = super().view(state, seat)
+        if seat is not None:
+            out["my_declarations"] = [
+                format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat
+            ]
+        return out
+
+    def random_play(self, state, seat, rng):
+        """A random legal play: a random unit to lead; a follow built from a random order
+        of the cards (the generic uniform sampler would enumerate subsets of a 54-card hand)."""
+        v = self.variant
+        ctx = self.context(state)
+        hand = state["hands"][seat]
+        trick = state["trick"]
+        if not trick["plays"]:
+            return rng.choice(lead_units(v, ctx, hand)).expand()
+        shape = v.lead_shape(ctx, trick["shape_cards"])
+        n = shape.n
+        cls = ctx.cls
+        suit = [c for c in hand if cls[c] == shape.cls]
+        if len(suit) <= n:
+            return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
+        if n == 1:
+            return [rng.choice(suit)]
+        counts = counts_of(suit)
+        priority = [rng.random() for _ in range(54)]
+        return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)
