@@ -193,6 +193,13 @@ class PointBid(Variant):
     def with_decks(self, decks):
         return BY_DECKS[decks]
 
+    def hand_machine(self):
+        """The hand machine with bidding (hand.py's ``machine_for`` asks for it)."""
+        # Imported here: hand.py imports the registry, which imports this module.
+        from .hand import PointBidTable
+
+        return PointBidTable()
+
     def build_context(self, level, trump):
         cls = [0] * 54
         rank = [0] * 54
@@ -245,10 +252,14 @@ class PointBid(Variant):
         return "defenders", (d - bid) // SCORE_STEP + 1, m, "next"
 
     def settle(self, *, base, dealer, winner, levels, escape=None, multiplier=1):
-        """§4.9: dealer ±3·m·L·b, each defender ∓m·L·b; escape per A29."""
+        """§4.9: dealer ±3·m·L·b, each defender ∓m·L·b; escape per A29. An escape during
+        the bidding (no dealer yet, m = 1) is the dealer's case at a third of the stake:
+        the escaper pays 3·b and each other player gets b."""
         unit = multiplier * base
         deltas = [0, 0, 0, 0]
         if escape is not None:
+            if dealer is None:
+                return [-3 * unit if s == escape else unit for s in range(4)]
             if escape == dealer:
                 return [-9 * unit if s == dealer else unit for s in range(4)]
             deltas[escape] = -3 * unit
