@@ -6,15 +6,15 @@ by (copies, trump, top card) of §5.7. The level only records progress (A30): th
 trump context depends on the trump suit alone.
 """
 
-from .cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
-from .classic import Classic
-from .context import TRUMP, Chain, TrumpContext
-from .errors import RuleError
-from .units import Unit, has_tractor, subtract, tractors
-from .variant import LeadShape, Variant
+from ..cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
+from ..classic import Classic
+from ..context import TRUMP, Chain, TrumpContext
+from ..errors import RuleError
+from ..units import Unit, has_tractor, subtract, tractors
+from ..variant import LeadShape, Variant
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
-TEN = 10
+TEN = 10  # the declaring rank (叫牌 with 10s)
 GROUP_COPIES = (2, 3, 4)  # pairs, triples, bombs: the copies a tractor may have
 
 
@@ -51,6 +51,20 @@ def pairs_in(counts):
     return sum(k // 2 for k in counts.values())
 
 
+def one_units(ctx, counts, n):
+    """Every unit of exactly ``n`` cards with copies ≥ 2 in ``counts`` (tierA candidates)."""
+    for c in GROUP_COPIES:
+        if n % c:
+            continue
+        length = n // c
+        if length == 1:
+            for card_, k in counts.items():
+                if k >= c:
+                    yield Unit(c, 1, (card_,))
+        else:
+            yield from tractors(ctx, counts, c, length)
+
+
 def has_one_unit(ctx, counts, n):
     """True iff ``counts`` hold one unit of exactly ``n`` cards with copies ≥ 2 (tierA)."""
     for c in GROUP_COPIES:
@@ -65,8 +79,13 @@ def has_one_unit(ctx, counts, n):
     return False
 
 
-def tractor_structure(ctx, counts, n):
-    """The best (tractor sizes, pairs) of §5.6 items 2–3 over ``n``-card subsets of ``counts``.
+def _cost(key, unit):
+    return sorted((key(c) for c in unit[2]), reverse=True)
+
+
+def tractor_structure(ctx, counts, n, key=None):
+    """The best (tractor sizes, pairs, tractors) of §5.6 items 2–3 over ``n``-card subsets
+    of ``counts``; the tractors are one witness (the cheapest by ``key`` at each step).
 
     Lexicographic maximum, found greedily by size: only tractors of the largest size
     that still fits can start a best list, so the search branches only over where that
@@ -75,8 +94,8 @@ def tractor_structure(ctx, counts, n):
     memo = {}
 
     def best(cnt, room, cap):
-        key = (frozenset(cnt.items()), room, cap)
-        hit = memo.get(key)
+        memo_key = (frozenset(cnt.items()), room, cap)
+        hit = memo.get(memo_key)
         if hit is not None:
             return hit
         limit = min(room, cap)
@@ -94,15 +113,16 @@ def tractor_structure(ctx, counts, n):
                         top, options = size, []
                     options.append(t)
         if not options:
-            result = ((), min(pairs_in(cnt), room // 2))
+            result = ((), min(pairs_in(cnt), room // 2), ())
         else:
+            if key is not None and len(options) > 1:
+                options.sort(key=lambda t: _cost(key, t))
             result = None
             for t in options:
-                sizes, pairs = best(subtract(cnt, t[2], t[0]), room - top, top)
-                cand = ((top,) + sizes, pairs)
-                if result is None or cand > result:
-                    result = cand
-        memo[key] = result
+                sizes, pairs, witness = best(subtract(cnt, t[2], t[0]), room - top, top)
+                if result is None or ((top,) + sizes, pairs) > result[:2]:
+                    result = ((top,) + sizes, pairs, (t,) + witness)
+        memo[memo_key] = result
         return result
 
     return best(counts, n, n)
@@ -115,7 +135,26 @@ def structure_key(ctx, counts, n):
     serves both the play and the follower's best."""
     if n == 1 or has_one_unit(ctx, counts, n):
         return (1,)
-    return (0,) + tractor_structure(ctx, counts, n)
+    return (0,) + tractor_structure(ctx, counts, n)[:2]
+
+
+def build_follow(ctx, counts, n, best, key):
+    """The cheapest ``n`` cards of ``counts`` (by ``key``, lower is cheaper) whose follow key
+    is ``best``: a tierA unit, or the witness tractors, then pairs, then singles. Nothing
+    added can raise the key above ``best``, which is already the maximum."""
+    if best == (1,):
+        return min(one_units(ctx, counts, n), key=lambda u: _cost(key, u)).expand()
+    _, pairs, witness = tractor_structure(ctx, counts, n, key)
+    chosen = []
+    rest = counts
+    for t in witness:
+        chosen.extend(t.expand())
+        rest = subtract(rest, t[2], t[0])
+    pair_cards = sorted((c for c, k in rest.items() for _ in range(k // 2)), key=key)[:pairs]
+    chosen.extend(c for c in pair_cards for _ in range(2))
+    rest = subtract(rest, pair_cards, 2) if pair_cards else rest
+    singles = sorted((c for c, k in rest.items() for _ in range(k)), key=key)
+    return chosen + singles[: n - len(chosen)]
 
 
 # --- declaration --------------------------------------------------------------------------
@@ -200,20 +239,16 @@ class Guigang(Variant):
 
     # --- leads (§5.5: one unit only) ------------------------------------------------------
 
-    def lead_unit(self, ctx, cards):
-        """The unit ``cards`` form, or RuleError('illegal_lead')."""
+    def _lead_shape(self, ctx, cards):
+        """One unit of one class, else the RuleError('illegal_lead') to raise."""
         if not cards:
-            raise RuleError("illegal_lead", "a lead needs at least one card")
+            return RuleError("illegal_lead", "a lead needs at least one card")
         cls = ctx.class_of_cards(cards)
         if cls is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
         unit = unit_of(ctx, counts_of(cards))
         if unit is None:
-            raise RuleError("illegal_lead", "a lead must be one unit (領牌不能甩牌)")
-        return cls, unit
-
-    def lead_shape(self, ctx, cards):
-        cls, unit = self.lead_unit(ctx, cards)
+            return RuleError("illegal_lead", "a lead must be one unit (領牌不能甩牌)")
         return LeadShape(cls, len(cards), [unit])
 
     def throw_result(self, ctx, cards, others, hand=None):
@@ -230,6 +265,9 @@ class Guigang(Variant):
 
     def best_follow_key(self, ctx, shape, hs_counts):
         return structure_key(ctx, hs_counts, shape.n)
+
+    def build_follow(self, ctx, shape, hs_counts, best, key):
+        return build_follow(ctx, hs_counts, shape.n, best, key)
 
     # --- trick winner (§5.7, A18) -------------------------------------------------------------
 
@@ -282,6 +320,11 @@ class Guigang(Variant):
     # A35: classic's settlement (winner ±B×levels) and escape rule; levels wrap as A3.
     settle = Classic.settle
     next_level = Classic.next_level
+
+    def hand_machine(self):
+        from .hand import GuigangMachine  # the hand machine imports the registry, which imports us
+
+        return GuigangMachine(self)
 
     # --- rules_check adapters -------------------------------------------------------------------
 

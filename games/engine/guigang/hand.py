@@ -1,0 +1,129 @@
+"""The guigang hand: seat-order deal, a hidden 10s declaration, no kitty, 摳底.
+
+Phases: deal ──(declare…)──> declare ──close_declarations──> play ──> end. Nobody
+declaring means a redeal, in every hand (§5.2); the third consecutive redeal stops the
+game (P12): the hand ends with ``result["stopped"]`` and no score, and ``next_hand``
+(all four clicked start again) deals the same set-up afresh. Others learn only who
+declared and how many 10s until the window closes (P11); then the trump is shown.
+"""
+
+from ..cards import counts_of, format_cards, face_of
+from ..hand import HandMachine
+from ..moves import lead_units
+from .rules import TEN
+
+
+class GuigangMachine(HandMachine):
+    def legal_calls(self, state, seat):
+        """Every declaration ``seat`` could make now: k identical 10s that stand."""
+        if state["phase"] not in ("deal", "declare"):
+            return []
+        tens = counts_of(c for c in state["hands"][seat] if face_of(c) == TEN)
+        return [
+            {"type": "declare", "seat": seat, "cards": [c] * k}
+            for c, most in sorted(tens.items())
+            for k in range(1, most + 1)
+            if self.declaration_allowed(state, seat, [c] * k)[0]
+        ]
+
+    def declaration_events(self, state, seat, cards):
+        """暗叫: everyone learns who showed how many 10s; only the declarer sees the suit."""
+        return [
+            {"type": "declared", "to": None, "seat": seat, "count": len(cards)},
+            {"type": "declared", "to": seat, "seat": seat, "cards": format_cards(cards)},
+        ]
+
+    def public_declaration(self, state):
+        return [{"seat": d["seat"], "count": len(d["cards"])} for d in state["declarations"]]
+
+    def after_declarations(self, state, events):
+        standing = state["standing"]
+        if standing is None:
+            return "redeal"
+        state["trump"] = standing[1]
+        if state["first_hand"]:
+            state["dealer"] = standing[0]  # 第一盤反主反莊
+        return "play"
+
+    def _close_declarations(self, state, action, events):
+        super()._close_declarations(state, action, events)
+        if state["phase"] == "play":
+            self.start_play(state, events)  # no kitty: the dealer leads at once
+        elif state["redeals"] >= self.variant.redeal_limit:
+            result = {
+                "stopped": True,
+                "escape": None,
+                "winner": None,
+                "levels": 0,
+                "advance": 0,
+                "levels_after": list(state["levels"]),
+                "next_dealer": state["dealer"],
+                "deltas": [0, 0, 0, 0],
+            }
+            self._end(state, result, events)
+
+    def next_hand(self, state):
+        result = state.get("result") or {}
+        if state["phase"] != "end" or not result.get("stopped"):
+            return super().next_hand(state)
+        # P12: play continues from the previous hand's state, with a fresh shuffle.
+        nxt = {key: state[key] for key in ("variant", "options", "seed", "dealer", "first_hand")}
+        nxt.update(hand_no=state["hand_no"] + 1, levels=list(state["levels"]), redeals=0)
+        return self._start_hand(nxt)
+
+    def hand_result(self, state, last_winner, last_lead_units):
+        """§5.8 摳底: the last trick's points × the cards led replace its own points,
+        added for the defenders or taken from them (negative totals stand)."""
+        v = self.variant
+        dealer = state["dealer"]
+        last_points = state["tricks"][-1]["points"]
+        defenders_won_last = self.defends(state, last_winner)
+        earlier = state["points"] - (last_points if defenders_won_last else 0)
+        lead = [c for u in last_lead_units for c in u.expand()]
+        m, bonus = v.kitty_points(lead, last_points, "defenders" if defenders_won_last else "dealer")
+        total = earlier + bonus
+        winner, levels, advance, next_dealer = v.score(total)
+        winning_team = dealer % 2 if winner == "dealer" else 1 - dealer % 2
+        levels_after = list(state["levels"])
+        levels_after[winning_team] = v.next_level(levels_after[winning_team], advance)
+        return {
+            "trick_points": state["points"],
+            "last_trick_points": last_points,
+            "last_multiplier": m,
+            "last_bonus": bonus,
+            "defender_points": total,
+            "winner": winner,
+            "levels": levels,
+            "advance": advance,
+            "levels_after": levels_after,
+            "next_dealer": (dealer + 2) % 4 if next_dealer == "partner" else (dealer + 1) % 4,
+            "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
+            "escape": None,
+        }
+
+    def view(self, state, seat=None):
+        out = super().view(state, seat)
+        if seat is not None:
+            out["my_declarations"] = [format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat]
+        return out
+
+    def random_play(self, state, seat, rng):
+        """A random legal play: a random unit to lead; a follow built structurally from a
+        random order of the cards (the generic sampler would enumerate subsets of 54 cards)."""
+        v = self.variant
+        ctx = self.context(state)
+        hand = state["hands"][seat]
+        trick = state["trick"]
+        if not trick["plays"]:
+            return rng.choice(lead_units(v, ctx, hand)).expand()
+        shape = v.lead_shape(ctx, trick["shape_cards"])
+        n = shape.n
+        cls = ctx.cls
+        suit = [c for c in hand if cls[c] == shape.cls]
+        if len(suit) <= n:
+            return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
+        if n == 1:
+            return [rng.choice(suit)]
+        counts = counts_of(suit)
+        priority = [rng.random() for _ in range(54)]
+        return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)
