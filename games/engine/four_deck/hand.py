@@ -8,8 +8,27 @@ standing one is shown with the trump.
 
 from ..cards import counts_of, format_cards
 from ..hand import HandMachine
-from ..moves import lead_units
+from ..units import tractors
 from .rules import SPADES, last_trick_points
+
+
+def random_lead(ctx, hand, rng):
+    """A uniformly random unit of ``hand`` (what ``moves.lead_units`` lists), without
+    building every unit: an identity held k times gives k groups, and a run of pairs
+    whose scarcest card is held m times is also a tractor of each copies 2..m (every
+    four_deck slot holds one identity)."""
+    counts = counts_of(hand)
+    groups = sum(counts.values())
+    runs = [(t, min(counts[c] for c in t[2]) - 1) for t in tractors(ctx, counts, 2)]
+    r = rng.randrange(groups + sum(k for _, k in runs))
+    for c, k in counts.items():
+        if r < k:
+            return [c] * (r + 1)
+        r -= k
+    for t, k in runs:
+        if r < k:
+            return [c for c in t[2] for _ in range(r + 2)]
+        r -= k
 
 
 class FourDeckMachine(HandMachine):
@@ -113,7 +132,7 @@ class FourDeckMachine(HandMachine):
         hand = state["hands"][seat]
         trick = state["trick"]
         if not trick["plays"]:
-            return rng.choice(lead_units(v, ctx, hand)).expand()
+            return random_lead(ctx, hand, rng)
         shape = v.lead_shape(ctx, trick["shape_cards"])
         n = shape.n
         cls = ctx.cls

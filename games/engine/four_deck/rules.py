@@ -343,6 +343,11 @@ class FourDeck(Variant):
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])
         led = shape.cls
+        if shape.n == 1:
+            # Singles: no structure to check, only class and rank.
+            cls, rank = ctx.cls, ctx.rank
+            keys = [(cls[c] == TRUMP, rank[c]) if cls[c] in (led, TRUMP) else (False, -1) for (c,) in plays]
+            return keys.index(max(keys))
         best_i, best = 0, self.play_strength(ctx, led, plays[0])
         for i in range(1, len(plays)):
             key = self.play_strength(ctx, led, plays[i])
