@@ -1,0 +1,121 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class GameState(models.Model):
+    """The live state of one table: the row every action locks (see games.services).
+
+    `version` goes up by one on every change, so a client's action and a timer task carry
+    the version they saw and a stale one is refused. `deadline` is when the pending timer
+    (`timer_kind`) is due; the sweeper scans it to catch lost timers.
+    """
+
+    table = models.OneToOneField(
+        "lobby.Table", on_delete=models.CASCADE, primary_key=True, related_name="game"
+    )
+    version = models.PositiveIntegerField(default=0)
+    # The engine state of the current (or last) hand; None before the first hand.
+    state = models.JSONField(null=True, blank=True)
+    phase = models.CharField(max_length=16, default="waiting")
+    # Last event sequence number given out at this table.
+    seq = models.PositiveBigIntegerField(default=0)
+    # Per seat: {"timeouts": consecutive timeouts, "auto": on 托管, "connected": socket open}.
+    control = models.JSONField(default=list)
+    hand = models.ForeignKey(
+        "games.Hand", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    timer_kind = models.CharField(max_length=16, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"game of {self.table_id} v{self.version}"
+
+
+class Hand(models.Model):
+    """One hand played at a table: who sat where, what happened, and whether it is settled."""
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    variant = models.CharField(max_length=32)
+    base_stake = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    trump = models.CharField(max_length=4, blank=True)
+    # Both teams' levels, [team of seats 0/2, team of seats 1/3].
+    levels_before = models.JSONField(default=list)
+    levels_after = models.JSONField(null=True, blank=True)
+    defender_points = models.IntegerField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    escaped_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    settled = models.BooleanField(default=False)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_unique_number"),
+        ]
+        indexes = [
+            # The settlement sweeper: ended but unsettled hands.
+            models.Index(
+                fields=["ended_at"],
+                condition=Q(settled=False, ended_at__isnull=False),
+                name="hand_unsettled",
+            ),
+        ]
+
+    def __str__(self):
+        return f"hand {self.number} at {self.table_id}"
+
+
+class HandPlayer(models.Model):
+    """Who sat in which seat for a hand, and what the hand paid them (after settlement)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands_played"
+    )
+    is_bot = models.BooleanField(default=False)
+    points = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="hand_player_unique_seat"),
+        ]
+        indexes = [models.Index(fields=["user", "-hand"], name="hand_player_user_recent")]
+
+
+class GameEvent(models.Model):
+    """The append-only event log of a table: what each action made happen, in `seq` order.
+
+    `audience` is None for everyone (players and spectators) or the one seat that may
+    see it (its own dealt cards, the kitty it picked up, what it buried).
+    """
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveBigIntegerField()
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    type = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    audience = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="game_event_unique_seq"),
+        ]
+        indexes = [models.Index(fields=["hand", "seq"], name="game_event_hand_seq")]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("game events are append-only")
+        super().save(*args, **kwargs)
+
+    def __str__(self):
+        return f"{self.table_id}#{self.seq} {self.type}"

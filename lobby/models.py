@@ -1,0 +1,73 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Room(models.Model):
+    """A named group of tables in the lobby."""
+
+    name = models.CharField(_("name"), max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name
+
+
+class Table(models.Model):
+    """Where four seats play one variant at one base stake.
+
+    The base stake is None until the first player sits (P8). What changes during play
+    (seats' readiness, the engine state, the version) is guarded by the table's
+    games.GameState row: every change locks that row first.
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
+    name = models.CharField(_("name"), max_length=64, blank=True)
+    variant = models.CharField(_("variant"), max_length=32)
+    # Engine options, e.g. {"decks": 2} for point_bid.
+    options = models.JSONField(default=dict, blank=True)
+    base_stake = models.PositiveIntegerField(_("base stake"), null=True, blank=True)
+    # Seconds a player has for a play turn (P4).
+    turn_timeout = models.PositiveIntegerField(_("turn timeout"), default=25)
+    # Seed of the first match's shuffles; blank draws a random one (tests and replays set it).
+    seed = models.CharField(max_length=64, blank=True)
+    # Open spectator sockets; a counter, not a lock-guarded fact (it only feeds the lobby).
+    spectators = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name or f"Table {self.pk}"
+
+
+class Seat(models.Model):
+    """One of a table's four seats (0..3; seats 0 and 2 are partners, as are 1 and 3)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    # Pressed start / agreed to the next hand (P8); cleared when a hand starts.
+    ready = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
+            # One seat per user anywhere: a balance can only be at stake at one table.
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(user__isnull=False), name="seat_one_per_user"
+            ),
+            models.CheckConstraint(condition=Q(number__lte=3), name="seat_number_0_3"),
+        ]
+
+    def __str__(self):
+        return f"{self.table} seat {self.number}"

@@ -135,3 +135,27 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Live tables (games/): seconds before the platform acts when nobody does (RULES §6).
+# "deal" paces the deal (one round of the table per step); "declare" is P1's window,
+# "bury" P2's, "bid" P3's; "auto" is how soon a seat on 托管 plays. Play turns use the
+# table's own turn_timeout (P4).
+GAMES_TIMEOUTS = {
+    "deal": float(env_str("GAMES_DEAL_STEP_SECONDS", "0.3")),
+    "declare": float(env_str("GAMES_DECLARE_SECONDS", "8")),
+    "bury": float(env_str("GAMES_BURY_SECONDS", "30")),
+    "bid": float(env_str("GAMES_BID_SECONDS", "20")),
+    "auto": float(env_str("GAMES_AUTO_SECONDS", "1")),
+}
+# A bot waits this long (uniform, seconds) before acting, so it looks human; 0 in benches.
+GAMES_BOT_DELAY = (
+    float(env_str("GAMES_BOT_DELAY_MIN", "0.5")),
+    float(env_str("GAMES_BOT_DELAY_MAX", "1.5")),
+)
+# Messages a socket may send per second (burst = twice that) before it is closed.
+GAMES_SOCKET_RATE = float(env_str("GAMES_SOCKET_RATE", "20"))
+
+CELERY_BEAT_SCHEDULE = {
+    # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
+    "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
+}

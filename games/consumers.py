@@ -1,0 +1,146 @@
+"""Table sockets: thin adapters between the protocol (docs/protocol.md) and games.services.
+
+A player socket (/ws/tables/<id>/play/) joins its seat's group; a spectator socket
+(/ws/tables/<id>/watch/) joins the table's spectator group. Every message a socket
+receives was built for its group by games.services, so a consumer never decides who
+may see what.
+"""
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db.models import F
+from django.db.models.functions import Greatest
+
+from games import selectors, services
+from lobby.models import Table
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_SEATED = 4403
+CLOSE_NO_TABLE = 4404
+CLOSE_REPLACED = 4409
+CLOSE_FLOODING = 4429
+
+
+class _TableSocket(AsyncJsonWebsocketConsumer):
+    seat = None
+
+    async def connect(self):
+        self.user = self.scope["user"]
+        if not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        rate = settings.GAMES_SOCKET_RATE
+        self.bucket_rate, self.bucket_size = rate, 2 * rate
+        self.tokens, self.tokens_at = self.bucket_size, time.monotonic()
+        await self.join()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self._take_token():
+            await self.close(code=CLOSE_FLOODING)
+            return
+        try:
+            content = json.loads(text_data if text_data is not None else bytes_data)
+        except (TypeError, ValueError):
+            await self.send_error("bad_json", "a message is one JSON object")
+            return
+        if not isinstance(content, dict):
+            await self.send_error("bad_message", "a message is one JSON object")
+            return
+        kind = content.get("type")
+        if kind == "hello":
+            await self.send_json(await database_sync_to_async(selectors.game_catchup)(
+                table_id=self.table_id, seat=self.seat, last_seq=content.get("seq")))
+        elif kind == "action":
+            await self.act(content)
+        else:
+            await self.send_error("unknown_message", f"unknown message type {kind!r}")
+
+    def _take_token(self):
+        """Token bucket: a socket may burst, but a flood closes it (the table is untouched)."""
+        now = time.monotonic()
+        self.tokens = min(self.bucket_size, self.tokens + (now - self.tokens_at) * self.bucket_rate)
+        self.tokens_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def act(self, content):
+        await self.send_error("spectator", "spectators cannot act")
+
+    async def send_error(self, code, message, snapshot=False):
+        error = {"type": "error", "code": code, "message": message}
+        if snapshot:
+            error["snapshot"] = await database_sync_to_async(selectors.game_snapshot)(
+                table_id=self.table_id, seat=self.seat)
+        await self.send_json(error)
+
+    async def table_message(self, event):
+        await self.send_json(event["message"])
+
+
+class PlayerConsumer(_TableSocket):
+    """A seated player's socket; one live socket per seat (a new one takes over)."""
+
+    async def join(self):
+        try:
+            self.seat = await database_sync_to_async(services.game_seat_connect)(
+                table_id=self.table_id, user=self.user, channel_name=self.channel_name)
+        except services.ActionError as error:
+            await self.close(code=CLOSE_NO_TABLE if error.code == "no_such_table" else CLOSE_NOT_SEATED)
+            return
+        self.group = services.seat_group(self.table_id, self.seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.channel_layer.group_send(
+            self.group, {"type": "table.takeover", "channel": self.channel_name})
+
+    async def table_takeover(self, event):
+        if event["channel"] != self.channel_name:
+            self.replaced = True
+            await self.close(code=CLOSE_REPLACED)
+
+    async def disconnect(self, code):
+        if self.seat is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if not getattr(self, "replaced", False):
+            await database_sync_to_async(services.game_seat_disconnect)(
+                table_id=self.table_id, user=self.user, channel_name=self.channel_name)
+
+    async def act(self, content):
+        action = content.get("action")
+        try:
+            await database_sync_to_async(services.game_apply_action)(
+                table_id=self.table_id, user=self.user, action=action,
+                version=content.get("version"))
+        except services.ActionError as error:
+            await self.send_error(error.code, error.message, snapshot=error.code == "stale_version")
+
+
+class SpectatorConsumer(_TableSocket):
+    """旁观: a spectator sees what everyone sees, from the seat it chose to sit behind."""
+
+    async def join(self):
+        exists = await database_sync_to_async(_spectators_add)(table_id=self.table_id, n=1)
+        if not exists:
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        self.watching = True
+        self.group = services.watch_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if getattr(self, "watching", False):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(_spectators_add)(table_id=self.table_id, n=-1)
+
+
+def _spectators_add(*, table_id, n):
+    return Table.objects.filter(pk=table_id).update(spectators=Greatest(F("spectators") + n, 0))

@@ -1,0 +1,590 @@
+"""The one door to a table's game: every change to seats, the hand or the ledger goes here.
+
+Every public function that changes a table runs in one transaction that first locks the
+table's GameState row (select_for_update on PostgreSQL) and writes it back with a
+compare-and-set on `version` (which also protects SQLite, where the lock is a no-op).
+Messages to sockets and Celery timers are sent with transaction.on_commit, so nobody
+hears of a change that was rolled back and no timer fires for a version that never was.
+
+Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post).
+"""
+
+import logging
+import random
+import secrets
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import LedgerTransaction, PointAccount, User
+from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
+from games.bots import bot_choose_action
+from games.engine.errors import RuleError
+from games.engine.hand import machine_for
+from games.models import GameEvent, GameState, Hand, HandPlayer
+from lobby.models import Seat, Table
+from lobby.stakes import stake_required_balance
+
+logger = logging.getLogger(__name__)
+
+# Phases in which no hand is being played: seats may change and players press ready.
+BETWEEN_HANDS = ("waiting", "end")
+TIMEOUTS_BEFORE_AUTO = 3
+
+
+class ActionError(Exception):
+    """An action was refused; nothing changed. `code` is stable (docs/protocol.md)."""
+
+    def __init__(self, code, message=""):
+        super().__init__(message or code)
+        self.code = code
+        self.message = message or code
+
+
+# --- groups (who hears what) ---------------------------------------------------------------
+
+
+def seat_group(table_id, seat):
+    return f"table.{table_id}.seat.{seat}"
+
+
+def watch_group(table_id):
+    return f"table.{table_id}.watch"
+
+
+# --- public actions --------------------------------------------------------------------------
+
+
+def game_apply_action(*, table_id, user, action, version):
+    """Apply `action` from `user` at `table_id` if `version` is the table's current version.
+
+    Locks the GameState row. The seat is the user's own seat: an action naming another
+    seat is refused. Raises ActionError (and changes nothing) on any refusal.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise ActionError("bad_action", "an action is an object with a type")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ActionError("bad_version", "an action carries the version it was made for")
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        if version != change.game.version:
+            raise ActionError("stale_version", "the table has moved on; here is the snapshot")
+        seat = change.seat_of(user)
+        if seat is None:
+            raise ActionError("not_seated", "you have no seat at this table")
+        if "seat" in action and action["seat"] != seat:
+            raise ActionError("not_your_seat", "you can only act for your own seat")
+        kind = action["type"]
+        if kind == "ready":
+            change.ready(seat)
+        elif kind == "leave":
+            change.leave(seat)
+        elif kind == "take_back":
+            change.take_back(seat)
+        else:
+            change.engine_step(dict(action, seat=seat))
+            change.take_back(seat)
+        return change.commit()
+
+
+def game_timer_fire(*, table_id, version):
+    """What happens when the table's timer for `version` runs out (Celery and the sweeper).
+
+    Locks the GameState row. A stale `version` does nothing and returns False. A seat
+    that times out is played for (P2, P4, P5); its third consecutive timeout puts it on
+    托管; bots and seats on 托管 act here too, without counting a timeout.
+    """
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        game = change.game
+        if game.version != version or game.deadline is None or game.state is None:
+            return False
+        state = game.state
+        timer = machine_for(state["variant"]).timer(state)
+        if timer is None:
+            change.clear_timer_only()
+            return False
+        kind, seat, action = timer
+        if seat is None:
+            if kind == "declare":
+                change.bots_declare()
+        elif change.is_bot(seat):
+            action = bot_choose_action(state, seat) or action
+        elif not change.control[seat]["auto"]:
+            change.count_timeout(seat)
+        change.engine_step(action)
+        change.commit()
+        return True
+
+
+def game_seat_connect(*, table_id, user, channel_name):
+    """A player's socket for their seat opened: it becomes the seat's live socket and the
+    seat leaves 托管 (P6: the player resumes). Locks the GameState row. Returns the seat."""
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        seat = change.seat_of(user)
+        if seat is None:
+            raise ActionError("not_seated", "you have no seat at this table")
+        control = change.control[seat]
+        control["connected"] = True
+        control["channel"] = channel_name
+        change.take_back(seat, force_event=control["auto"])
+        change.commit()
+        return seat
+
+
+def game_seat_disconnect(*, table_id, user, channel_name):
+    """The seat's live socket closed: during a hand the seat goes on 托管 (P6). A socket that
+    was already replaced by a newer one changes nothing. Locks the GameState row."""
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        seat = change.seat_of(user)
+        if seat is None or change.control[seat].get("channel") != channel_name:
+            return False
+        control = change.control[seat]
+        control["connected"] = False
+        control["channel"] = None
+        if change.phase not in BETWEEN_HANDS:
+            change.set_auto(seat, True, reason="disconnected")
+        change.commit()
+        return True
+
+
+def table_sit(*, table_id, user, seat, base_stake=None):
+    """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
+    the user's balance must cover the worst loss of one hand. Locks the GameState row."""
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        change.sit(seat=seat, user=user, base_stake=base_stake)
+        return change.commit()
+
+
+def table_bot_add(*, table_id, seat):
+    """Fill an empty `seat` with a bot (a user with is_bot=True), ready to play.
+    Locks the GameState row."""
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        bot = _bot_user_free()
+        change.sit(seat=seat, user=bot, base_stake=None)
+        change.ready(seat)
+        return change.commit()
+
+
+def hand_settle(*, hand_id):
+    """Pay a finished hand out of the ledger: deltas × base stake, at most once.
+
+    Locks the table's GameState row, then the Hand row. The ledger key is
+    `settle:<hand>` (or `escape:<hand>:<user>` for an escape), so a duplicate task, the
+    sweeper and a retry after a crash all pay once. A loser who cannot cover a loss pays
+    what they hold and the house covers the rest, so every transaction balances.
+    """
+    table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        hand = Hand.objects.select_for_update().get(pk=hand_id)
+        if hand.settled or hand.result is None:
+            return False
+        players = {p.seat: p for p in hand.players.select_related("user")}
+        deltas = [d * hand.base_stake for d in hand.result["deltas"]]
+        accounts = {
+            a.user_id: a
+            for a in PointAccount.objects.select_for_update().filter(
+                user_id__in=[p.user_id for p in players.values()]
+            )
+        }
+        entries, paid = [], [0, 0, 0, 0]
+        for seat, delta in enumerate(deltas):
+            account = accounts[players[seat].user_id]
+            if delta < 0 and account.floor is not None:
+                delta = -min(-delta, max(account.balance - account.floor, 0))
+            paid[seat] = delta
+            if delta:
+                entries.append((account, delta))
+        house = -sum(paid)
+        if house:
+            entries.append((system_account_get_or_create(code=HOUSE), house))
+        escaped = hand.result.get("escape")
+        if escaped is not None:
+            key = f"escape:{hand.pk}:{players[escaped].user_id}"
+            kind = LedgerTransaction.Kind.ESCAPE
+        else:
+            key = f"settle:{hand.pk}"
+            kind = LedgerTransaction.Kind.SETTLE
+        if entries:
+            ledger_post(key=key, entries=entries, kind=kind, reference=f"hand:{hand.pk}",
+                        memo=f"table {table_id} hand {hand.number}")
+        hand.settled = True
+        hand.settled_at = timezone.now()
+        hand.save(update_fields=["settled", "settled_at"])
+        for seat, player in players.items():
+            player.points = paid[seat]
+        HandPlayer.objects.bulk_update(players.values(), ["points"])
+        change.event({"type": "settled", "hand": hand.number, "points": paid})
+        change.commit(bump_version=False)
+        return True
+
+
+def game_timers_sweep(*, grace_seconds=2.0):
+    """Fire every timer overdue by more than `grace_seconds` (lost tasks, crashed workers)."""
+    due = timezone.now() - timedelta(seconds=grace_seconds)
+    fired = 0
+    for table_id, version in GameState.objects.filter(deadline__lt=due).values_list(
+        "table_id", "version"
+    ):
+        try:
+            fired += bool(game_timer_fire(table_id=table_id, version=version))
+        except Exception:  # one broken table must not stop the sweep of the others
+            logger.exception("timer sweep failed for table %s", table_id)
+    return fired
+
+
+def hands_settle_sweep(*, grace_seconds=2.0):
+    """Settle every hand that ended more than `grace_seconds` ago and is still unsettled."""
+    due = timezone.now() - timedelta(seconds=grace_seconds)
+    settled = 0
+    for hand_id in Hand.objects.filter(settled=False, ended_at__lt=due).values_list(
+        "pk", flat=True
+    ):
+        try:
+            settled += bool(hand_settle(hand_id=hand_id))
+        except Exception:
+            logger.exception("settlement sweep failed for hand %s", hand_id)
+    return settled
+
+
+def game_state_create(*, table):
+    """The GameState row of a new table (lobby.services.table_create calls this)."""
+    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
+    return GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
+
+
+def _bot_user_free():
+    """A bot user with no seat, created when every bot is busy."""
+    bot = User.objects.filter(is_bot=True, seats__isnull=True).order_by("pk").first()
+    if bot is not None:
+        return bot
+    n = User.objects.filter(is_bot=True).count() + 1
+    while User.objects.filter(username=f"bot-{n}").exists():
+        n += 1
+    return user_create(username=f"bot-{n}", password=None, display_name=f"Bot {n}", is_bot=True)
+
+
+# --- the change being made -------------------------------------------------------------------
+
+
+def _control_default():
+    return {"timeouts": 0, "auto": False, "connected": False, "channel": None}
+
+
+class _Change:
+    """One locked change to a table: collects events, then commits state, events and the
+    version in one write and schedules messages and timers on commit."""
+
+    def __init__(self, game, seats):
+        self.game = game
+        self.table = game.table
+        self.seats = seats
+        self.state = game.state
+        self.control = [dict(c) for c in game.control] or [_control_default() for _ in range(4)]
+        self.events = []  # (audience, event without "to")
+        self.hand = game.hand
+        self.ended_hand = None
+        self.dirty_seats = set()
+
+    @classmethod
+    def begin(cls, table_id):
+        try:
+            game = (
+                GameState.objects.select_for_update(of=("self",))
+                .select_related("table", "hand")
+                .get(table_id=table_id)
+            )
+        except GameState.DoesNotExist:
+            raise ActionError("no_such_table", "there is no such table") from None
+        seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
+        return cls(game, seats)
+
+    @property
+    def phase(self):
+        return self.state["phase"] if self.state else "waiting"
+
+    def seat_of(self, user):
+        for seat in self.seats:
+            if seat.user_id is not None and seat.user_id == user.pk:
+                return seat.number
+        return None
+
+    def is_bot(self, seat):
+        user = self.seats[seat].user
+        return user is not None and user.is_bot
+
+    def event(self, event, audience=None):
+        self.events.append((audience, event))
+
+    # -- seats ----------------------------------------------------------------------------
+
+    def sit(self, *, seat, user, base_stake):
+        if self.phase not in BETWEEN_HANDS:
+            raise ActionError("hand_in_progress", "seats change between hands")
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise ActionError("bad_seat", "seats are 0-3")
+        if self.seats[seat].user_id is not None:
+            raise ActionError("seat_taken", "that seat is taken")
+        if Seat.objects.filter(user=user).exists():
+            raise ActionError("already_seated", "you already have a seat")
+        table = self.table
+        if table.base_stake is None:
+            if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
+                raise ActionError("bad_stake", "the first player sets a base stake of 1 or more")
+            table.base_stake = base_stake
+            table.save(update_fields=["base_stake"])
+        need = stake_required_balance(variant=table.variant, base_stake=table.base_stake)
+        balance = PointAccount.objects.values_list("balance", flat=True).get(user=user)
+        if balance < need:
+            raise ActionError("balance_too_low", f"sitting here needs {need} points")
+        row = self.seats[seat]
+        row.user, row.ready = user, False
+        self.dirty_seats.add(seat)
+        self.control[seat] = dict(_control_default(), connected=user.is_bot)
+        self.event({"type": "seated", "seat": seat, "user": user.pk, "name": str(user),
+                    "bot": user.is_bot, "base_stake": table.base_stake})
+
+    def _vacate(self, seat, reason):
+        row = self.seats[seat]
+        row.user, row.ready = None, False
+        self.dirty_seats.add(seat)
+        self.control[seat] = _control_default()
+        self.event({"type": "stood", "seat": seat, "reason": reason})
+
+    def ready(self, seat):
+        if self.phase not in BETWEEN_HANDS:
+            raise ActionError("hand_in_progress", "the hand is being played")
+        row = self.seats[seat]
+        need = stake_required_balance(variant=self.table.variant, base_stake=self.table.base_stake)
+        if PointAccount.objects.values_list("balance", flat=True).get(user_id=row.user_id) < need:
+            raise ActionError("balance_too_low", f"playing here needs {need} points")
+        if not row.ready:
+            row.ready = True
+            self.dirty_seats.add(seat)
+            self.event({"type": "ready", "seat": seat})
+        if all(s.user_id is not None and s.ready for s in self.seats):
+            self._start_hand()
+
+    def leave(self, seat):
+        """Standing up between hands; during a hand it is an escape (P7, §2.10)."""
+        if self.phase not in BETWEEN_HANDS:
+            self.engine_step({"type": "escape", "seat": seat})
+        self._vacate(seat, "left")
+
+    def take_back(self, seat, force_event=False):
+        control = self.control[seat]
+        control["timeouts"] = 0
+        if control["auto"] or force_event:
+            self.set_auto(seat, False, reason="player")
+
+    def set_auto(self, seat, on, *, reason):
+        self.control[seat]["auto"] = on
+        self.event({"type": "auto", "seat": seat, "on": on, "reason": reason})
+
+    def count_timeout(self, seat):
+        control = self.control[seat]
+        control["timeouts"] += 1
+        self.event({"type": "timeout", "seat": seat, "count": control["timeouts"]})
+        if control["timeouts"] >= TIMEOUTS_BEFORE_AUTO:
+            self.set_auto(seat, True, reason="timeouts")
+
+    # -- the hand -------------------------------------------------------------------------
+
+    def _start_hand(self):
+        table = self.table
+        if self.state is None:
+            machine = machine_for(table.variant)
+            self.state = machine.new_match(table.seed or secrets.token_hex(8), table.options)
+        else:
+            self.state = machine_for(self.state["variant"]).next_hand(self.state)
+        number = (Hand.objects.filter(table=table).order_by("-number")
+                  .values_list("number", flat=True).first() or 0) + 1
+        self.hand = Hand.objects.create(
+            table=table, number=number, variant=table.variant, base_stake=table.base_stake,
+            seed=str(self.state["seed"]), levels_before=self.state["levels"],
+            dealer=self.state["dealer"],
+        )
+        HandPlayer.objects.bulk_create(
+            HandPlayer(hand=self.hand, seat=s.number, user=s.user, is_bot=s.user.is_bot)
+            for s in self.seats
+        )
+        for seat in self.seats:
+            seat.ready = False
+            self.dirty_seats.add(seat.number)
+        for control in self.control:
+            control["timeouts"] = 0
+        self.event({"type": "hand_started", "hand": number, "levels": self.state["levels"],
+                    "dealer": self.state["dealer"]})
+
+    def engine_step(self, action):
+        if self.phase in BETWEEN_HANDS:
+            raise ActionError("no_hand", "no hand is being played")
+        machine = machine_for(self.state["variant"])
+        try:
+            self.state, events = machine.apply(self.state, action)
+        except RuleError as error:
+            raise ActionError(error.code, error.message) from None
+        for event in events:
+            audience = event.get("to")
+            self.event({k: v for k, v in event.items() if k != "to"}, audience)
+        if self.state["phase"] == "end":
+            self._end_hand()
+
+    def bots_declare(self):
+        """In the declaration window nobody has declared yet: bots may (else a first hand of
+        bots would be redealt forever)."""
+        for seat in range(4):
+            if self.is_bot(seat):
+                action = bot_choose_action(self.state, seat)
+                if action is not None:
+                    self.engine_step(action)
+                    return
+
+    def _end_hand(self):
+        state, hand = self.state, self.hand
+        result = state["result"]
+        hand.result = result
+        hand.ended_at = timezone.now()
+        hand.dealer = state["dealer"]
+        hand.trump = machine_for(state["variant"]).trump_token(state) or ""
+        hand.levels_after = result.get("levels_after")
+        hand.defender_points = result.get("defender_points")
+        hand.escaped_seat = result.get("escape")
+        hand.save()
+        self.ended_hand = hand
+        # P6: a player not back by the end of the hand loses the seat.
+        for seat in range(4):
+            row = self.seats[seat]
+            if row.user_id is not None and not row.user.is_bot and not self.control[seat]["connected"]:
+                if result.get("escape") != seat:
+                    self._vacate(seat, "disconnected")
+            self.control[seat]["auto"] = False
+
+    # -- commit ---------------------------------------------------------------------------
+
+    def clear_timer_only(self):
+        GameState.objects.filter(pk=self.game.pk).update(deadline=None, timer_kind="")
+
+    def _timer(self):
+        """(kind, delay seconds) of the next timer, or None."""
+        if self.state is None or self.phase in BETWEEN_HANDS:
+            return None
+        timer = machine_for(self.state["variant"]).timer(self.state)
+        if timer is None:
+            return None
+        kind, seat, _ = timer
+        times = settings.GAMES_TIMEOUTS
+        bots = [self.is_bot(s) for s in range(4)]
+        if seat is not None and bots[seat]:
+            return kind, random.uniform(*settings.GAMES_BOT_DELAY)
+        if seat is not None and self.control[seat]["auto"]:
+            return kind, times["auto"]
+        if kind == "declare" and all(bots):
+            return kind, random.uniform(*settings.GAMES_BOT_DELAY)
+        if kind == "play":
+            return kind, self.table.turn_timeout
+        return kind, times.get(kind, self.table.turn_timeout)
+
+    def commit(self, *, bump_version=True):
+        game = self.game
+        old_version, prev_seq = game.version, game.seq
+        version = old_version + 1 if bump_version else old_version
+        rows, seq = [], prev_seq
+        for audience, event in self.events:
+            seq += 1
+            rows.append(GameEvent(table_id=game.pk, seq=seq, hand=self.hand, type=event["type"],
+                                  payload={k: v for k, v in event.items() if k != "type"},
+                                  audience=audience))
+        timer = self._timer() if bump_version else None
+        deadline = timezone.now() + timedelta(seconds=timer[1]) if timer else None
+        fields = {"seq": seq, "control": self.control}
+        if bump_version:
+            fields.update(version=version, state=self.state, phase=self.phase, hand=self.hand,
+                          deadline=deadline, timer_kind=timer[0] if timer else "")
+        # Compare-and-set: on SQLite there is no row lock, so the version decides.
+        if not GameState.objects.filter(pk=game.pk, version=old_version).update(
+            updated_at=timezone.now(), **fields
+        ):
+            raise ActionError("stale_version", "the table has moved on; here is the snapshot")
+        try:
+            GameEvent.objects.bulk_create(rows)
+        except IntegrityError:
+            raise ActionError("stale_version", "the table has moved on") from None
+        for number in self.dirty_seats:
+            row = self.seats[number]
+            Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
+        if all(s.user_id is None for s in self.seats) and self.table.base_stake is not None:
+            # P8: the next first player sets the stake again.
+            Table.objects.filter(pk=self.table.pk).update(base_stake=None)
+            self.table.base_stake = None
+        game.version, game.seq, game.state, game.control = version, seq, self.state, self.control
+        game.hand, game.deadline = self.hand, deadline
+        messages = self._messages(version, prev_seq, seq, rows)
+        table_id = game.pk
+        transaction.on_commit(lambda: _send(table_id, messages))
+        if timer:
+            transaction.on_commit(lambda: _schedule_timer(table_id, version, timer[1]))
+        if self.ended_hand is not None:
+            hand_id = self.ended_hand.pk
+            transaction.on_commit(lambda: _schedule_settlement(hand_id))
+        return {"version": version, "seq": seq}
+
+    def _messages(self, version, prev_seq, seq, rows):
+        """One message per seat and one for the spectators, each built once."""
+        from games.selectors import table_public
+
+        table = table_public(table=self.table, seats=self.seats, control=self.control,
+                             version=version)
+        machine = machine_for(self.state["variant"]) if self.state else None
+        out = {}
+        for audience in (0, 1, 2, 3, None):
+            events = [dict(r.payload, type=r.type, seq=r.seq) for r in rows
+                      if r.audience is None or r.audience == audience]
+            out[audience] = {
+                "type": "update",
+                "version": version,
+                "prev_seq": prev_seq,
+                "seq": seq,
+                "events": events,
+                "view": machine.view(self.state, audience) if machine else None,
+                "table": table,
+            }
+        return out
+
+
+def _send(table_id, messages):
+    layer = get_channel_layer()
+    for audience, message in messages.items():
+        group = watch_group(table_id) if audience is None else seat_group(table_id, audience)
+        try:
+            async_to_sync(layer.group_send)(group, {"type": "table.message", "message": message})
+        except Exception:  # the change is committed; clients catch up by sequence number
+            logger.exception("could not send to %s", group)
+
+
+def _schedule_timer(table_id, version, delay):
+    from games.tasks import table_timer
+
+    try:
+        table_timer.apply_async((table_id, version), countdown=delay)
+    except Exception:  # the sweeper finds the deadline
+        logger.exception("could not schedule the timer of table %s", table_id)
+
+
+def _schedule_settlement(hand_id):
+    from games.tasks import hand_settlement
+
+    try:
+        hand_settlement.delay(hand_id)
+    except Exception:  # the sweeper settles it
+        logger.exception("could not schedule the settlement of hand %s", hand_id)
+

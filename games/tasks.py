@@ -1,0 +1,24 @@
+"""Celery tasks: thin wrappers over games.services (the service decides; a task only runs it)."""
+
+from celery import shared_task
+
+from games.services import game_timer_fire, game_timers_sweep, hand_settle, hands_settle_sweep
+
+
+@shared_task(ignore_result=True)
+def table_timer(table_id, version):
+    """The table's timer for `version` ran out; a stale version does nothing."""
+    game_timer_fire(table_id=table_id, version=version)
+
+
+@shared_task(ignore_result=True)
+def hand_settlement(hand_id):
+    """Settle a finished hand; settling twice pays once."""
+    hand_settle(hand_id=hand_id)
+
+
+@shared_task(ignore_result=True)
+def sweep():
+    """Beat: fire lost timers and settle hands whose settlement task was lost."""
+    game_timers_sweep()
+    hands_settle_sweep()
