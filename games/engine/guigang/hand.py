@@ -9,8 +9,24 @@ declared and how many 10s until the window closes (P11); then the trump is shown
 
 from ..cards import counts_of, format_cards, face_of
 from ..hand import HandMachine
-from ..moves import lead_units
+from ..units import tractors
 from .rules import TEN
+
+TENS = frozenset(c for c in range(52) if face_of(c) == TEN)
+
+
+def random_lead(ctx, hand, rng):
+    """A random unit: a random card, a random number of its copies, and half the time a
+    random tractor through it of those copies (listing every unit of a 54-card hand first
+    would cost more than the rest of the trick)."""
+    counts = counts_of(hand)
+    c = rng.choice(hand)
+    copies = rng.randint(1, counts[c])
+    if copies >= 2 and rng.random() < 0.5:
+        runs = [t for t in tractors(ctx, counts, copies) if c in t[2]]
+        if runs:
+            return rng.choice(runs).expand()
+    return [c] * copies
 
 
 class GuigangMachine(HandMachine):
@@ -18,7 +34,7 @@ class GuigangMachine(HandMachine):
         """Every declaration ``seat`` could make now: k identical 10s that stand."""
         if state["phase"] not in ("deal", "declare"):
             return []
-        tens = counts_of(c for c in state["hands"][seat] if face_of(c) == TEN)
+        tens = counts_of(c for c in state["hands"][seat] if c in TENS)
         return [
             {"type": "declare", "seat": seat, "cards": [c] * k}
             for c, most in sorted(tens.items())
@@ -108,14 +124,14 @@ class GuigangMachine(HandMachine):
         return out
 
     def random_play(self, state, seat, rng):
-        """A random legal play: a random unit to lead; a follow built structurally from a
+        """A random legal play: a random lead (``random_lead``); a follow built structurally from a
         random order of the cards (the generic sampler would enumerate subsets of 54 cards)."""
         v = self.variant
         ctx = self.context(state)
         hand = state["hands"][seat]
         trick = state["trick"]
         if not trick["plays"]:
-            return rng.choice(lead_units(v, ctx, hand)).expand()
+            return random_lead(ctx, hand, rng)
         shape = v.lead_shape(ctx, trick["shape_cards"])
         n = shape.n
         cls = ctx.cls
@@ -125,5 +141,5 @@ class GuigangMachine(HandMachine):
         if n == 1:
             return [rng.choice(suit)]
         counts = counts_of(suit)
-        priority = [rng.random() for _ in range(54)]
+        priority = {c: rng.random() for c in counts}
         return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)

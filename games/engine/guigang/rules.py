@@ -273,6 +273,9 @@ class Guigang(Variant):
 
     def play_strength(self, ctx, led, cards):
         """(copies, trump, top r) of an eligible play, or None for a discard."""
+        if len(cards) == 1:
+            k = ctx.cls[cards[0]]
+            return (1, k == TRUMP, ctx.rank[cards[0]]) if k == led or k == TRUMP else None
         cls = ctx.class_of_cards(cards)
         if cls is None or (cls != led and cls != TRUMP):
             return None
