@@ -1,0 +1,127 @@
+"""Legal-move generation (classic), table-driven and property-based over random seeded
+deals: every generated follow is legal by is_legal_follow, a legal follow always exists,
+random full hands end after 25 tricks with all 200 points accounted for."""
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine.cards import POINTS
+from games.engine.errors import RuleError
+from games.engine.hand import machine_for
+from games.engine.moves import (
+    lead_units,
+    legal_follows,
+    lowest_follow,
+    random_follow,
+    standing_throws,
+)
+
+from .helpers import cards, ctx_for
+
+M = machine_for("classic")
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_lowest_follow_answers_a_tractor_with_the_cheapest_tractor():
+    variant, ctx = ctx_for("classic", "5", "H")
+    shape = variant.lead_shape(ctx, cards("SK SK SQ SQ"))
+    hand = cards("SA SA SJ SJ S10 S10 S9 S9 S3 D4")
+    play = lowest_follow(variant, ctx, shape, hand)
+    assert sorted(play) == sorted(cards("S10 S10 S9 S9"))
+
+
+def test_lowest_follow_discards_cheap_non_point_cards_when_void():
+    variant, ctx = ctx_for("classic", "5", "H")
+    shape = variant.lead_shape(ctx, cards("SK SK"))
+    play = lowest_follow(variant, ctx, shape, cards("H3 DK D10 C4 C2"))
+    assert sorted(play) == sorted(cards("C4 C2"))
+
+
+def test_legal_follows_enumerates_exactly_the_legal_plays():
+    variant, ctx = ctx_for("classic", "5", "H")
+    shape = variant.lead_shape(ctx, cards("SK SK"))
+    hand = cards("S9 S9 S8 S8 S3 D4")
+    assert sorted(legal_follows(variant, ctx, shape, hand)) == sorted(
+        [tuple(sorted(cards("S9 S9"))), tuple(sorted(cards("S8 S8")))]
+    )
+
+
+def test_lead_units_and_standing_throws():
+    variant, ctx = ctx_for("classic", "5", "H")
+    hand = cards("SA SA SK SK SQ D3")
+    fmts = sorted(u.fmt for u in lead_units(variant, ctx, hand))
+    assert fmts == ["1x1"] * 4 + ["2x1", "2x1", "2x2"]
+    throws = standing_throws(variant, ctx, hand, [cards("S3 S4"), cards("D4"), cards("CJ")])
+    assert sorted(throws[0]) == sorted(cards("SA SA SK SK SQ"))
+    # SK held by another player beats the single SQ: nothing stands
+    assert standing_throws(variant, ctx, cards("SA SQ"), [cards("SK"), cards("D4"), cards("CJ")]) == []
+
+
+def random_deal_positions(seed, count=6):
+    """Follow positions from a random hand: (shape, follower's hand) pairs."""
+    rng = random.Random(seed)
+    s = M.new_match(seed)
+    s, _ = M.apply(s, {"type": "deal", "count": 1000})
+    seat = rng.randrange(4)
+    c = next((c for c in s["hands"][seat] if c < 52 and c % 13 == 0), None)
+    if c is None:
+        return []
+    s, _ = M.apply(s, {"type": "declare", "seat": seat, "cards": [c]})
+    s, _ = M.apply(s, {"type": "close_declarations"})
+    s, _ = M.apply(s, M.auto_action(s, s["turn"]))
+    ctx = M.context(s)
+    out = []
+    while s["phase"] == "play" and len(out) < count:
+        seat = s["turn"]
+        if s["trick"]["plays"]:
+            out.append((M.variant.lead_shape(ctx, s["trick"]["shape_cards"]), list(s["hands"][seat]), ctx))
+        action = {"type": "play", "seat": seat, "cards": M.random_play(s, seat, rng)}
+        try:
+            s, _ = M.apply(s, action)
+        except RuleError:
+            s, _ = M.apply(s, M.auto_action(s, seat))
+    return out
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=10**9))
+def test_generated_follows_are_legal_and_one_always_exists(seed):
+    v = M.variant
+    rng = random.Random(seed)
+    for shape, hand, ctx in random_deal_positions(seed):
+        assert v.is_legal_follow(ctx, shape, hand, lowest_follow(v, ctx, shape, hand))
+        assert v.is_legal_follow(ctx, shape, hand, random_follow(v, ctx, shape, hand, rng))
+        follows = list(legal_follows(v, ctx, shape, hand))
+        assert follows, "a follower must always have a legal play"
+        for play in follows[:50]:
+            assert v.is_legal_follow(ctx, shape, hand, list(play))
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=10**9))
+def test_random_full_hands_play_all_25_cards_with_all_points(seed):
+    rng = random.Random(seed)
+    s = M.new_match(seed)
+    while s["phase"] != "end":
+        if s["phase"] == "play":
+            seat = s["turn"]
+            try:
+                s, _ = M.apply(s, {"type": "play", "seat": seat, "cards": M.random_play(s, seat, rng)})
+            except RuleError as e:
+                assert e.code == "throw_refused"
+                s, _ = M.apply(s, M.auto_action(s, seat))
+            continue
+        calls = [c for seat in range(4) for c in M.legal_calls(s, seat)]
+        s, _ = M.apply(s, rng.choice(calls) if calls and rng.random() < 0.5 else M.timer(s)[2])
+    r = s["result"]
+    # every one of the 25 cards of each hand was played, trick by trick
+    assert sum(len(p) for t in s["tricks"] for p in t["plays"]) == 100
+    assert all(not h for h in s["hands"])
+    assert sum(t["points"] for t in s["tricks"]) + sum(POINTS[c] for c in s["kitty"]) == 200
+    winner, levels, advance, _ = M.variant.score(r["defender_points"])
+    assert (r["winner"], r["levels"], r["advance"]) == (winner, levels, advance)
+    assert sum(r["deltas"]) == 0
+    json.dumps(s)
