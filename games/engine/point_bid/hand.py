@@ -189,11 +189,10 @@ class PointBidMachine(HandMachine):
     def _play(self, state, action, events):
         seat = action.get("seat")
         super()._play(state, action, events)
-        # Only a seat that just played a trump can have run out of trumps.
+        # Only the seat that just played can have run out of trumps.
         if state["phase"] == "play" and seat not in state["void_announced"]:
-            ctx = self.context(state)
-            last = state["tricks"][-1]["plays"] if not state["trick"]["plays"] else state["trick"]["plays"]
-            if any(ctx.cls[c] == TRUMP for c in last[-1]):
+            cls = self.context(state).cls
+            if all(cls[c] != TRUMP for c in state["hands"][seat]):
                 self._disclose(state, events)
 
     def _disclose(self, state, events):
@@ -319,5 +318,6 @@ class PointBidTable:
         def routed(state, *args, **kwargs):
             return getattr(self.for_state(state), name)(state, *args, **kwargs)
 
+        setattr(self, name, routed)  # built once per name: the router is on every call's path
         return routed
 
