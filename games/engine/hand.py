@@ -60,7 +60,7 @@ def _copy(state):
     s["tricks"] = list(state["tricks"])
     s["declarations"] = list(state["declarations"])
     s["levels"] = list(state["levels"])
-    s["deck"] = list(state["deck"])
+    # "deck" and "deal_order" are never changed in place, only replaced: shared, not copied.
     return s
 
 

@@ -94,8 +94,13 @@ def _uniform_submultiset(counts, size, rng):
     for i in range(m - 1, -1, -1):
         k = items[i][1]
         row, nxt = ways[i], ways[i + 1]
+        # row[s] = nxt[s] + nxt[s-1] + … + nxt[s-k], a sliding window over nxt
+        window = 0
         for s in range(size + 1):
-            row[s] = sum(nxt[s - t] for t in range(0, min(k, s) + 1))
+            window += nxt[s]
+            if s > k:
+                window -= nxt[s - k - 1]
+            row[s] = window
     out = []
     left = size
     for i, (c, k) in enumerate(items):
@@ -133,11 +138,14 @@ def lead_units(variant, ctx, hand):
     """Every unit the hand could lead: singles, groups of each size, all tractors."""
     counts = counts_of(hand)
     out = []
+    groups = 0
     for c, k in counts.items():
         for copies in range(1, k + 1):
             out.append(Unit(copies, 1, (c,)))
-    for copies in range(2, variant.max_copies + 1):
-        out.extend(tractors(ctx, counts, copies))
+        groups += k >= 2
+    if groups >= 2:  # a tractor needs two groups
+        for copies in range(2, variant.max_copies + 1):
+            out.extend(tractors(ctx, counts, copies))
     return out
 
 
