@@ -75,3 +75,25 @@ def helpers():
     h.game_of, h.fire, h.start_hand = game_of, fire, start_hand
     h.play_to_bury, h.act_lowest = play_to_bury, act_lowest
     return h
+
+
+@pytest.fixture
+def ws_connect():
+    """Open an authenticated socket (session cookie, Origin header) on the real ASGI app."""
+    from channels.testing import WebsocketCommunicator
+    from django.test import Client
+
+    from config.asgi import application
+
+    async def connect(user, path):
+        from asgiref.sync import sync_to_async
+
+        client = Client()
+        await sync_to_async(client.force_login)(user)
+        cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+        comm = WebsocketCommunicator(application, path, headers=[
+            (b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)])
+        connected, code = await comm.connect()
+        return comm, connected, code
+
+    return connect
