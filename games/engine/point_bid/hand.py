@@ -189,10 +189,11 @@ class PointBidMachine(HandMachine):
     def _play(self, state, action, events):
         seat = action.get("seat")
         super()._play(state, action, events)
-        # Only the seat that just played can have run out of trumps.
+        # Only a seat that just played a trump can have run out of trumps.
         if state["phase"] == "play" and seat not in state["void_announced"]:
+            played = (state["trick"]["plays"] or state["tricks"][-1]["plays"])[-1]
             cls = self.context(state).cls
-            if all(cls[c] != TRUMP for c in state["hands"][seat]):
+            if any(cls[c] == TRUMP for c in played) and all(cls[c] != TRUMP for c in state["hands"][seat]):
                 self._disclose(state, events)
 
     def _disclose(self, state, events):
@@ -314,7 +315,20 @@ class PointBidTable:
     def for_state(self, state):
         return self.machines[state["options"].get("decks", POINT_BID.decks)]
 
+    # The calls a table makes on every action, routed without the generic wrapper.
+    def apply(self, state, action):
+        return self.for_state(state).apply(state, action)
+
+    def timer(self, state):
+        return self.for_state(state).timer(state)
+
+    def legal_calls(self, state, seat):
+        return self.for_state(state).legal_calls(state, seat)
+
     def __getattr__(self, name):
+        if not callable(getattr(PointBidMachine, name, None)):
+            raise AttributeError(name)
+
         def routed(state, *args, **kwargs):
             return getattr(self.for_state(state), name)(state, *args, **kwargs)
 
