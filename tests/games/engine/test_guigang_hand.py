@@ -39,7 +39,9 @@ def ten_of(state, seat, copies=1):
 
 
 def to_play(seed=1, seat=1):
+    """A first hand in play: ``seat`` (or the next seat holding a 10) declared a single 10."""
     s = dealt(seed)
+    seat = next((seat + i) % 4 for i in range(4) if M.legal_calls(s, (seat + i) % 4))
     s, _ = M.apply(s, {"type": "declare", "seat": seat, "cards": [ten_of(s, seat)]})
     s, _ = M.apply(s, {"type": "close_declarations"})
     return s
@@ -145,9 +147,10 @@ def test_a_lead_must_be_one_unit():
     """領牌不能甩牌: two different cards of one class are never one unit of two."""
     s = to_play(15, seat=0)
     ctx = M.context(s)
-    distinct = sorted(set(s["hands"][0]))
+    dealer = s["dealer"]
+    distinct = sorted(set(s["hands"][dealer]))
     x, y = next((x, y) for x in distinct for y in distinct if x < y and ctx.cls[x] == ctx.cls[y])
-    rejects(s, {"type": "play", "seat": 0, "cards": [x, y]}, "illegal_lead")
+    rejects(s, {"type": "play", "seat": dealer, "cards": [x, y]}, "illegal_lead")
 
 
 def finish_with_lowest(state):
@@ -273,16 +276,18 @@ def test_illegal_follow_is_rejected_and_changes_nothing():
     rng = random.Random(5)
     for seed in range(1, 40):
         s = to_play(seed, seat=0)
-        lead = M.random_play(s, 0, rng)
-        s, _ = M.apply(s, {"type": "play", "seat": 0, "cards": lead})
+        dealer = s["dealer"]
+        lead = M.random_play(s, dealer, rng)
+        s, _ = M.apply(s, {"type": "play", "seat": dealer, "cards": lead})
         ctx = M.context(s)
         shape = M.variant.lead_shape(ctx, lead)
-        hand = s["hands"][1]
+        follower = (dealer + 1) % 4
+        hand = s["hands"][follower]
         suit = [c for c in hand if ctx.cls[c] == shape.cls]
         rest = [c for c in hand if ctx.cls[c] != shape.cls]
         if len(suit) >= shape.n and rest:
             bad = rest[:1] + suit[: shape.n - 1]
-            rejects(s, {"type": "play", "seat": 1, "cards": bad}, "illegal_follow")
+            rejects(s, {"type": "play", "seat": follower, "cards": bad}, "illegal_follow")
             return
     pytest.fail("no position found")
 
