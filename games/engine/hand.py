@@ -304,9 +304,11 @@ class HandMachine:
         Classic: each distinct declaration from the cards held that would stand."""
         if state["phase"] not in ("deal", "declare"):
             return []
+        level = state["level"]
         counts = {}
         for c in state["hands"][seat]:
-            counts[c] = counts.get(c, 0) + 1
+            if c >= 52 or c % 13 == level - 2:  # only jokers and level cards declare
+                counts[c] = counts.get(c, 0) + 1
         out = []
         for c, k in counts.items():
             for size in range(1, min(k, 2) + 1):

@@ -70,7 +70,7 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     if len(hs) <= n:
         return hs + _uniform_submultiset(counts_of(rest), n - len(hs), rng)
     if n == 1:
-        return [rng.choice(sorted(set(hs)))]
+        return [rng.choice(list(set(hs)))]
     hs_counts = counts_of(hs)
     best = variant.best_follow_key(ctx, shape, hs_counts)
     for _ in range(tries):
@@ -85,7 +85,7 @@ def _uniform_submultiset(counts, size, rng):
     if size == 0:
         return []
     if size == 1:
-        return [rng.choice(sorted(counts))]
+        return [rng.choice(list(counts))]
     items = sorted(counts.items())
     m = len(items)
     # ways[i][s]: number of sub-multisets of items[i:] with s cards
