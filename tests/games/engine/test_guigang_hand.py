@@ -129,6 +129,25 @@ def test_no_declaration_redeals_and_the_third_stops_the_game():
     assert nxt["phase"] == "deal" and nxt["redeals"] == 0 and nxt["hand_no"] == 1
 
 
+def test_hands_ended_before_trump_can_be_viewed():
+    s = dealt(19)
+    escaped, _ = M.apply(s, {"type": "escape", "seat": 3})
+    for state in (escaped, stopped(s)):
+        for seat in (None, 0, 1, 2, 3):
+            v = M.view(state, seat)
+            assert v["phase"] == "end" and v["trump"] is None
+            if seat is not None:
+                assert sorted(v["hand"]) == sorted(TOKENS[c] for c in state["hands"][seat])
+
+
+def stopped(state):
+    for _ in range(3):
+        state, _ = M.apply(state, {"type": "close_declarations"})
+        if state["phase"] == "deal":
+            state, _ = M.apply(state, {"type": "deal", "count": 1000})
+    return state
+
+
 def test_later_hand_redeal_keeps_the_dealer():
     s = finish_with_lowest(to_play(13))
     nxt = M.next_hand(s)
