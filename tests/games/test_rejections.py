@@ -1,0 +1,148 @@
+"""Bad input gets a stable error code and changes nothing (version, seq, state, ledger)."""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.engine.errors import RuleError
+from games.engine.hand import machine_for
+from games.models import GameState
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def snapshot_row(table_id):
+    game = GameState.objects.get(table_id=table_id)
+    return game.version, game.seq, game.state
+
+
+@sync_to_async
+def to_first_follow(table, users, helpers):
+    """Deal, declare, bury and lead: the seat after the leader is to follow."""
+    helpers.start_hand(table, users)
+    helpers.play_to_bury(table, users)
+    helpers.act_lowest(table, users)  # bury
+    helpers.act_lowest(table, users)  # lead
+    return helpers.game_of(table).state
+
+
+def illegal_follow(state, seat):
+    machine = machine_for(state["variant"])
+    for card in state["hands"][seat]:
+        try:
+            machine.apply(state, {"type": "play", "seat": seat, "cards": [card]})
+        except RuleError as error:
+            if error.code == "illegal_follow":
+                return [card]
+    return None
+
+
+async def expect_error(comm, code):
+    frame = await comm.receive_json_from(timeout=5)
+    while frame["type"] != "error":
+        frame = await comm.receive_json_from(timeout=5)
+    assert frame["code"] == code, frame
+    return frame
+
+
+async def test_each_bad_input_is_refused_with_its_code_and_changes_nothing(
+        seated_table, ws_connect, make_user, helpers):
+    table, users = await sync_to_async(seated_table)()
+    state = await to_first_follow(table, users, helpers)
+    follower = state["turn"]
+    other = (follower + 1) % 4
+    comms = {}
+    for seat in (follower, other):
+        comms[seat], ok, _ = await ws_connect(users[seat], f"/ws/tables/{table.pk}/play/")
+        assert ok
+    watcher = await sync_to_async(make_user)()
+    spectator, ok, _ = await ws_connect(watcher, f"/ws/tables/{table.pk}/watch/")
+    assert ok
+    version, seq, state = await snapshot_row(table.pk)
+    hands = state["hands"]
+    not_held = next(c for c in range(54) if c not in hands[follower])
+    bad = illegal_follow(state, follower)
+    assert bad is not None
+    cases = [
+        (comms[other], {"type": "play", "cards": [hands[other][0]]}, "not_your_turn"),
+        (comms[follower], {"type": "play", "cards": [not_held]}, "cards_not_held"),
+        (comms[follower], {"type": "play", "cards": bad}, "illegal_follow"),
+        (comms[follower], {"type": "fly_away"}, "unknown_action"),
+        (comms[follower], {"type": "play", "seat": other, "cards": [hands[other][0]]},
+         "not_your_seat"),
+        (comms[follower], "play", "bad_action"),
+        (comms[follower], {"type": "play", "cards": "SA"}, "bad_cards"),
+        (spectator, {"type": "play", "cards": [hands[follower][0]]}, "spectator"),
+    ]
+    for comm, action, code in cases:
+        await comm.send_json_to({"type": "action", "version": version, "action": action})
+        await expect_error(comm, code)
+    # A stale version gets the error and a fresh snapshot of the sender's own view.
+    await comms[follower].send_json_to(
+        {"type": "action", "version": version - 1, "action": {"type": "play", "cards": bad}})
+    frame = await expect_error(comms[follower], "stale_version")
+    assert frame["snapshot"]["version"] == version
+    assert sorted(frame["snapshot"]["view"]["hand"]) == sorted(
+        frame["snapshot"]["view"]["hand"])
+    assert len(frame["snapshot"]["view"]["hand"]) == len(hands[follower])
+    # Malformed JSON, a non-object and an unknown message type.
+    await comms[follower].send_to(text_data="{not json")
+    await expect_error(comms[follower], "bad_json")
+    await comms[follower].send_to(text_data="[1, 2]")
+    await expect_error(comms[follower], "bad_message")
+    await comms[follower].send_json_to({"type": "shout"})
+    await expect_error(comms[follower], "unknown_message")
+    assert await snapshot_row(table.pk) == (version, seq, state)
+    for comm in (*comms.values(), spectator):
+        await comm.disconnect()
+
+
+async def test_anonymous_and_unseated_sockets_are_closed(seated_table, ws_connect, make_user):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    table, users = await sync_to_async(seated_table)()
+    anonymous = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/play/",
+                                      headers=[(b"origin", b"http://testserver")])
+    ok, code = await anonymous.connect()
+    assert not ok and code == 4401
+    stranger = await sync_to_async(make_user)()
+    _, ok, code = await ws_connect(stranger, f"/ws/tables/{table.pk}/play/")
+    assert not ok and code == 4403
+    # A foreign Origin is refused before any consumer runs.
+    foreign = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/watch/",
+                                    headers=[(b"origin", b"http://evil.example")])
+    ok, _ = await foreign.connect()
+    assert not ok
+
+
+async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_flooder(
+        seated_table, ws_connect, settings):
+    settings.GAMES_SOCKET_RATE = 5
+    table, users = await sync_to_async(seated_table)()
+    first, ok, _ = await ws_connect(users[0], f"/ws/tables/{table.pk}/play/")
+    assert ok
+    second, ok, _ = await ws_connect(users[0], f"/ws/tables/{table.pk}/play/")
+    assert ok
+    closed = await first.receive_output(timeout=5)
+    while closed["type"] != "websocket.close":
+        closed = await first.receive_output(timeout=5)
+    assert closed["code"] == 4409
+    game = await sync_to_async(GameState.objects.get)(table=table)
+    assert game.control[0]["connected"] is True  # the old socket's close did not unseat
+    version = game.version
+    neighbour, ok, _ = await ws_connect(users[1], f"/ws/tables/{table.pk}/play/")
+    assert ok
+    for _ in range(30):
+        await second.send_json_to({"type": "shout"})
+    output = await second.receive_output(timeout=5)
+    while output["type"] != "websocket.close":
+        output = await second.receive_output(timeout=5)
+    assert output["code"] == 4429
+    await neighbour.send_json_to({"type": "hello", "seq": None})
+    frame = await neighbour.receive_json_from(timeout=5)
+    while frame["type"] != "snapshot":
+        frame = await neighbour.receive_json_from(timeout=5)
+    assert frame["version"] >= version
+    await neighbour.disconnect()
