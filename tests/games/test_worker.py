@@ -1,0 +1,65 @@
+"""A real Celery worker (start_worker, never eager mode: countdowns matter) drives a table of
+four bots through a whole hand: deal pacing, the declaration window, bot turns through the
+service, and the settlement task."""
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+
+from accounts.models import LedgerTransaction
+from accounts.selectors import ledger_mismatches
+from config.celery import app
+from games.models import GameState, Hand
+from games.services import game_apply_action, table_bot_add
+from games.tasks import hand_settlement
+from lobby.services import room_default_get_or_create, table_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def worker(settings):
+    settings.GAMES_TIMEOUTS = dict(settings.GAMES_TIMEOUTS, deal=0.0, declare=0.05, bury=1.0,
+                                   auto=0.0)
+    app.control.purge()  # tasks left in the broker by earlier tests belong to dropped tables
+    with start_worker(app, perform_ping_check=False, concurrency=1, pool="solo",
+                      loglevel="WARNING", shutdown_timeout=30):
+        yield
+
+
+def wait_for(predicate, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_worker_plays_four_bots_through_a_hand_and_settles_it_once(make_user, worker):
+    creator = make_user()
+    table = table_create(room=room_default_get_or_create(), user=creator, variant="classic",
+                         seed="worker")
+    from games.services import table_sit
+
+    table_sit(table_id=table.pk, user=creator, seat=0, base_stake=5)
+    for seat in (1, 2, 3):
+        table_bot_add(table_id=table.pk, seat=seat)
+    # The human never acts: its turns time out into 托管 (P4) and the bots play on.
+    table.turn_timeout = 1
+    table.save(update_fields=["turn_timeout"])
+    game = GameState.objects.get(table=table)
+    game_apply_action(table_id=table.pk, user=creator, action={"type": "ready"},
+                      version=game.version)
+    assert wait_for(lambda: Hand.objects.filter(table=table, settled=True).exists(), timeout=110)
+    hand = Hand.objects.get(table=table)
+    assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}").count() == 1
+    assert GameState.objects.get(table=table).control[0]["auto"] is False  # cleared at the end
+    assert hand.result["deltas"] and hand.players.filter(points__isnull=True).count() == 0
+    # A duplicate settlement task pays nothing more.
+    hand_settlement.delay(hand.pk)
+    hand_settlement.delay(hand.pk)
+    time.sleep(1)
+    assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}").count() == 1
+    assert ledger_mismatches() == []
