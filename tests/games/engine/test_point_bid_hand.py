@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import POINTS, TOKENS, points_of
+from games.engine.cards import POINTS, TOKENS, parse_cards, points_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
 from games.engine.hand import machine_for
@@ -16,6 +16,10 @@ from games.engine.moves import legal_follows
 from games.engine.point_bid import POINT_BID
 
 M = machine_for("point_bid")
+
+
+def cards(text):
+    return parse_cards(text.split())
 
 
 def dealt(seed=1, decks=2):
@@ -215,12 +219,22 @@ def test_special_hands_give_the_bonus_by_side():
     assert finish(s)["result"]["bonus"] == 40
 
 
-def test_specials_are_read_from_the_dealt_hands():
-    for seed in range(1, 40):
-        s = to_bury(seed)
-        for sp in s["specials"]:
-            assert sp["passes"] >= 1
-        assert "specials" not in M.view(s, 1)
+def test_specials_are_read_from_the_dealt_hands_the_dealer_before_the_kitty():
+    filler = "S3 S4 S5 S6 S8 S9 S10 SJ SQ C3 C4 C5 C6 C8 C9 C10 CJ CQ D3 D4 D5 D6 D8 D9 D10 DJ DQ DK".split()
+    state = {
+        "dealer": 0,
+        "trump": 1,
+        "kitty_received": cards("LJ S3 S4 S5 S6 S8 S9 S10"),
+        "hands": [
+            cards("BJ BJ LJ S3 S4 S5 S6 S8 S9 S10") + cards(" ".join(filler[9:24])),  # 3 jokers with the kitty's LJ
+            cards("BJ BJ LJ H7 H7") + cards(" ".join(filler[:20])),
+            cards(" ".join(filler[:25])),
+            cards("LJ " + " ".join(filler[:24])),
+        ],
+    }
+    assert M.machines[2].specials(state) == [{"seat": 1, "name": "主7沖關", "passes": 2}]
+    s = to_bury(1)
+    assert "specials" not in json.dumps(M.view(s, 1))
 
 
 ESCAPES = [
