@@ -184,7 +184,7 @@ def test_reconcile_command_line_exits_non_zero_on_a_mismatch(make_user):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
     }
     command = [sys.executable, "manage.py", "ledger_reconcile"]
     assert subprocess.run(command, env=env, cwd=ROOT, capture_output=True).returncode == 0
