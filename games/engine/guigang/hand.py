@@ -13,17 +13,17 @@ from ..units import tractors
 from .rules import TEN
 
 TENS = frozenset(c for c in range(52) if face_of(c) == TEN)
+SINGLE_TRIES = 6  # random draws from the hand before listing the led class's cards
 
 
 def random_lead(ctx, hand, rng):
     """A random unit: a random card, a random number of its copies, and half the time a
     random tractor through it of those copies (listing every unit of a 54-card hand first
     would cost more than the rest of the trick)."""
-    counts = counts_of(hand)
     c = rng.choice(hand)
-    copies = rng.randint(1, counts[c])
+    copies = rng.randint(1, hand.count(c))
     if copies >= 2 and rng.random() < 0.5:
-        runs = [t for t in tractors(ctx, counts, copies) if c in t[2]]
+        runs = [t for t in tractors(ctx, counts_of(hand), copies) if c in t[2]]
         if runs:
             return rng.choice(runs).expand()
     return [c] * copies
@@ -33,7 +33,8 @@ class GuigangMachine(HandMachine):
     def context(self, state):
         """None while there is no trump: guigang has no no-trump context, and a hand can end
         before any trump stands (an escape during the deal, the P12 stop)."""
-        return None if state["trump"] is None else super().context(state)
+        trump = state["trump"]
+        return None if trump is None else self.variant.context(state["level"], trump)
 
     def legal_calls(self, state, seat):
         """Every declaration ``seat`` could make now: k identical 10s that stand."""
@@ -140,6 +141,12 @@ class GuigangMachine(HandMachine):
         shape = v.lead_shape(ctx, trick["shape_cards"])
         n = shape.n
         cls = ctx.cls
+        if n == 1:
+            # Uniform over the led class's cards by rejection: most hands hold some.
+            for _ in range(SINGLE_TRIES):
+                c = rng.choice(hand)
+                if cls[c] == shape.cls:
+                    return [c]
         suit = [c for c in hand if cls[c] == shape.cls]
         if len(suit) <= n:
             return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))

@@ -260,6 +260,13 @@ class Guigang(Variant):
 
     # --- following (§5.6) --------------------------------------------------------------------
 
+    def is_legal_follow(self, ctx, shape, hand, play):
+        if shape.n == 1 and len(play) == 1:
+            # A single follow is decided by the suit rule alone; most follows are singles.
+            cls, led = ctx.cls, shape.cls
+            return cls[play[0]] == led or all(cls[c] != led for c in hand)
+        return super().is_legal_follow(ctx, shape, hand, play)
+
     def follow_key(self, ctx, shape, counts):
         return structure_key(ctx, counts, shape.n)
 
