@@ -7,6 +7,7 @@ standing one is shown with the trump.
 """
 
 from ..cards import counts_of, format_cards
+from ..context import TRUMP
 from ..hand import HandMachine
 from ..units import tractors
 from .rules import SPADES, last_trick_points
@@ -123,6 +124,15 @@ class FourDeckMachine(HandMachine):
                 format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat
             ]
         return out
+
+    def follow_hint(self, ctx, shape, hand):
+        suit = "trump" if shape.cls == TRUMP else "SHCD"[shape.cls]
+        if shape.n == 1:
+            return f"you must follow with {suit} while you hold it"
+        return (
+            f"you must follow with {suit}: one unit of {shape.n} cards with at least the lead's copies "
+            "if you hold one, else the most tractors, quads, triples and pairs you hold"
+        )
 
     def random_play(self, state, seat, rng):
         """A random legal play: a random unit to lead; a follow built from a random order
