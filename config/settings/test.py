@@ -30,6 +30,10 @@ REDIS_URL = env_str("TEST_REDIS_URL", "redis://127.0.0.1:6379/9")
 CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = REDIS_URL  # noqa: F405
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
+# Suites running at once share that database: a channel prefix and a task queue per process
+# keep one run's groups, tasks and purges away from another's.
+CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-test-{os.getpid()}"  # noqa: F405
+CELERY_TASK_DEFAULT_QUEUE = f"celery-test-{os.getpid()}"
 
 # Hashing is not what the tests check, and the default hasher costs ~100 ms a password.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
