@@ -9,4 +9,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The plain protocol client of issue 5 (lobby and table); the full UI (ui/) owns
+    # /lobby/ and /tables/<id>/.
+    path("plain/lobby/", include("lobby.urls")),
+    path("plain/tables/", include("games.urls")),
 ]
