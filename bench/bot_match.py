@@ -8,8 +8,9 @@ uniform choice among "no declaration" and the machine's ``legal_calls``, a unifo
 choice of ``legal_calls`` on their turn (bids and passes, naming trump), and the
 platform's auto-play elsewhere (burying the kitty as received). Hands run in matches of
 ``--match-length`` hands (the next hand's levels and dealer follow the rules), each match
-from its own seed. Prints the bots' share of levels won (point_bid: of the points won at
-settlement), the hands per second, and the dealer/defender split.
+from its own seed. Prints the bots' share of levels won (point_bid: of the settled
+points that moved between a bot and a random player, see ``bots_won``), the hands per
+second, and the dealer/defender split.
 """
 
 import argparse
@@ -76,16 +77,33 @@ def play_hand(machine, state, rng):
     return state
 
 
-def bots_won(variant_id, result):
-    """(bots' gain, everyone's gain) of one hand in the benchmark's currency."""
+def bots_won(variant_id, dealer, result):
+    """(bots' gain, everyone's gain) of one hand in the benchmark's currency.
+
+    Team variants: the winning team's 升级数 (deltas are ±levels at base 1). point_bid
+    has no teams: its settlement is the dealer against each defender (±m·L each), and
+    only the pairs of a bot and a random player count, so the share says how the bots
+    did against the random players (a bot defending against a bot dealer, or a random
+    defender against a random dealer, moves nothing between the two groups)."""
     deltas = result["deltas"]
     if variant_id == "point_bid":
-        gains = [max(d, 0) for d in deltas]
-        return sum(gains[s] for s in BOTS), sum(gains)
-    # Levels: the winning team's 升级数 (deltas are ±levels at base 1).
+        won = lost = 0
+        for s in range(4):
+            if s == dealer or (s in BOTS) == (dealer in BOTS):
+                continue
+            gain = deltas[s] if s in BOTS else -deltas[s]
+            won += max(gain, 0)
+            lost += max(-gain, 0)
+        return won, won + lost
     bots = max(deltas[BOTS[0]], 0)
     others = max(deltas[1], 0)
     return bots, bots + others
+
+
+def raw_gains(result):
+    """(bots' positive deltas, all positive deltas): point_bid's plain split of the pot."""
+    gains = [max(d, 0) for d in result["deltas"]]
+    return sum(gains[s] for s in BOTS), sum(gains)
 
 
 def main(argv=None):
@@ -97,7 +115,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     machine = machine_for(args.variant)
     rng = random.Random(f"bots:{args.seed}")
-    won = total = 0
+    won = total = raw_won = raw_total = 0
     bot_dealer_hands = bot_dealer_wins = defender_hands = defender_wins = 0
     start = time.perf_counter()
     played = 0
@@ -111,11 +129,14 @@ def main(argv=None):
             state = play_hand(machine, state, rng)
             played += 1
             result = state["result"]
-            b, t = bots_won(args.variant, result)
+            b, t = bots_won(args.variant, state["dealer"], result)
             won += b
             total += t
+            rb, rt = raw_gains(result)
+            raw_won += rb
+            raw_total += rt
             bots_deal = state["dealer"] in BOTS
-            bots_won_hand = result["deltas"][BOTS[0]] > 0
+            bots_won_hand = 2 * b > t
             if bots_deal:
                 bot_dealer_hands += 1
                 bot_dealer_wins += bots_won_hand
@@ -128,8 +149,10 @@ def main(argv=None):
     unit = "settled points" if args.variant == "point_bid" else "levels"
     print(f"variant {args.variant}: {played} hands, seed {args.seed}")
     print(f"bots' share of {unit} won: {share:.1%} ({won} of {total})")
+    if args.variant == "point_bid":
+        print(f"(all positive deltas, random defenders' gains from random dealers included: {raw_won / raw_total:.1%})")
     print(
-        f"bots won {bot_dealer_wins}/{bot_dealer_hands} hands as dealer side, "
+        f"bots came out ahead in {bot_dealer_wins}/{bot_dealer_hands} hands as dealer side, "
         f"{defender_wins}/{defender_hands} as defenders"
     )
     print(f"{played / elapsed:.1f} hands/s ({elapsed:.1f} s)")

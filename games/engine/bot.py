@@ -53,7 +53,7 @@ from .moves import lead_units, legal_follows, lowest_follow, standing_throws
 ENUMERATE_LIMIT = 160  # enumerate every legal follow when there are at most this many
 DECLARE_SHARE = 0.42  # trump share of the hand that makes a declaration worth it
 POINT_WEIGHT = 3  # one point of card value ≈ three rank steps of a plain card
-BID_BASE = 140  # hand_strength offset: contract = BID_BASE − strength score
+BID_BASE = 185  # contract = BID_BASE − strength score (calibrated on bench hands against bot defenders)
 
 
 # --- what the seat knows ------------------------------------------------------------------
