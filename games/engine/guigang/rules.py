@@ -295,7 +295,8 @@ class Guigang(Variant):
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])
         led = shape.cls
-        best_i, best = 0, self.play_strength(ctx, led, plays[0])
+        lead = shape.units[0]
+        best_i, best = 0, (lead[0], led == TRUMP, self.unit_strength(ctx, lead))
         for i in range(1, len(plays)):
             key = self.play_strength(ctx, led, plays[i])
             if key is not None and key > best:
