@@ -10,7 +10,7 @@ from ..cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
 from ..classic import Classic
 from ..context import TRUMP, Chain, TrumpContext
 from ..errors import RuleError
-from ..units import Unit, has_tractor, subtract, tractors
+from ..units import Unit, subtract, tractors
 from ..variant import LeadShape, Variant
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
@@ -67,16 +67,7 @@ def one_units(ctx, counts, n):
 
 def has_one_unit(ctx, counts, n):
     """True iff ``counts`` hold one unit of exactly ``n`` cards with copies ≥ 2 (tierA)."""
-    for c in GROUP_COPIES:
-        if n % c:
-            continue
-        length = n // c
-        if length == 1:
-            if any(k >= c for k in counts.values()):
-                return True
-        elif has_tractor(ctx, counts, c, length):
-            return True
-    return False
+    return next(one_units(ctx, counts, n), None) is not None
 
 
 def _cost(key, unit):
@@ -200,7 +191,6 @@ class Guigang(Variant):
     allows_no_trump = False
     redeal_limit = 3  # P12: consecutive deals without a declaration before the game stops
     rc_level_required = False
-    rc_kinds = frozenset(("lead", "throw", "follow", "winner", "kitty", "score", "settle", "declare"))
     rc_fields = {
         "kitty": {"trick_points": "int"},
         "score": {"defender_points": "int"},
