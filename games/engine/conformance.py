@@ -47,8 +47,9 @@ def _is_int(v):
 class Reader:
     """Checks one case's fields by type name and keeps its card lists for later parsing."""
 
-    def __init__(self, case):
+    def __init__(self, case, hand_size):
         self.case = case
+        self.hand_size = hand_size
         self.card_lists = []
 
     def cards(self, value, name, nonempty=False):
@@ -97,6 +98,11 @@ class Reader:
             return self.cards(value, name)
         if kind == "cards+":
             return self.cards(value, name, nonempty=True)
+        if kind == "hand":  # a whole dealt hand; its size is structure, checked before tokens
+            cl = self.cards(value, name)
+            if len(value) != self.hand_size:
+                raise bad(f"{name} must be the {self.hand_size} dealt cards")
+            return cl
         if kind == "declarations":
             if not isinstance(value, list):
                 raise bad("declarations must be a list")
@@ -157,21 +163,21 @@ def evaluate(case):
     if kind not in variant.rc_kinds:
         raise RuleError("not_applicable", f"{kind} is not defined for {variant.id}")
 
-    reader = Reader(case)
     decks = variant.decks
     if "decks" in variant.rc_common:
         decks = _get(case, "decks", 2)
         if decks not in (1, 2) or isinstance(decks, bool):
             raise bad("decks must be 1 or 2")
+    v = variant.with_decks(decks) if decks != variant.decks else variant
+    reader = Reader(case, v.hand_size)
     f = _kind_fields(reader, kind)
-    f.update(_fields(reader, variant.rc_fields.get(kind, {})))
+    f.update(_fields(reader, v.rc_fields.get(kind, {})))
 
     reader.parse_cards()
     trump = _trump(variant, case, kind)
     level = _level(variant, case, kind)
     _physical_check(variant, decks, kind, f)
     f["level"] = level
-    v = variant.with_decks(decks) if decks != variant.decks else variant
     ctx = v.context(level, trump) if kind in CARD_KINDS or kind == "special" else None
     return getattr(v, f"rc_{kind}", None)(ctx, f) if kind in v.rc_own_kinds else _GENERIC[kind](v, ctx, f)
 

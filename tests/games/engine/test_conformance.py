@@ -79,3 +79,8 @@ def test_result_is_independent_of_other_cases_and_order():
     forward = run_cases(cases)
     backward = run_cases(list(reversed(cases)))
     assert forward == list(reversed(backward))
+
+
+def test_a_special_hand_of_the_wrong_size_is_bad_input_before_its_tokens():
+    case = {"id": "s", "kind": "special", "variant": "point_bid", "trump": "H", "hand": ["S1", "S2"]}
+    assert run_cases([case]) == [{"id": "s", "error": "bad_input"}]
