@@ -7,7 +7,7 @@ game (P12): the hand ends with ``result["stopped"]`` and no score, and ``next_ha
 declared and how many 10s until the window closes (P11); then the trump is shown.
 """
 
-from ..cards import counts_of, format_cards, face_of
+from ..cards import counts_of, face_of, format_cards
 from ..hand import HandMachine
 from ..units import tractors
 from .rules import TEN
