@@ -8,6 +8,7 @@ declared and how many 10s until the window closes (P11); then the trump is shown
 """
 
 from ..cards import counts_of, face_of, format_cards
+from ..context import TRUMP
 from ..hand import HandMachine
 from ..units import tractors
 from .rules import TEN
@@ -122,6 +123,16 @@ class GuigangMachine(HandMachine):
             "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
             "escape": None,
         }
+
+    def follow_hint(self, ctx, shape, hand):
+        """Rules (1)–(9) in words (§5.6)."""
+        suit = "trump" if shape.cls == TRUMP else "SHCD"[shape.cls]
+        if shape.n == 1:
+            return f"you must follow with {suit} while you hold it"
+        return (
+            f"you must follow with {suit}: one unit of {shape.n} cards (pairs or more) if you hold one, "
+            "else your biggest tractors, then pairs, then singles"
+        )
 
     def view(self, state, seat=None):
         out = super().view(state, seat)
