@@ -54,13 +54,13 @@ def team_of(seat):
 
 
 def _copy(state):
+    """A copy that ``apply`` may change: hands and the current trick are changed in place;
+    every other list is only ever replaced (copy on write), so it is shared."""
     s = dict(state)
     s["hands"] = [list(h) for h in state["hands"]]
-    s["trick"] = dict(state["trick"], plays=list(state["trick"]["plays"])) if state.get("trick") else None
-    s["tricks"] = list(state["tricks"])
+    if state.get("trick"):
+        s["trick"] = dict(state["trick"])
     s["declarations"] = list(state["declarations"])
-    s["levels"] = list(state["levels"])
-    # "deck" and "deal_order" are never changed in place, only replaced: shared, not copied.
     return s
 
 
@@ -263,9 +263,13 @@ class HandMachine:
         raw = action.get("cards")
         if not isinstance(raw, list) or not raw:
             raise RuleError("bad_cards", "cards must be a non-empty list")
-        cards = parse_cards(raw) if isinstance(raw[0], str) else list(raw)
-        if not all(isinstance(c, int) and 0 <= c < 54 for c in cards):
-            raise RuleError("bad_card", "not a card")
+        if type(raw[0]) is str:
+            cards = parse_cards(raw)
+        else:
+            cards = list(raw)
+            for c in cards:
+                if type(c) is not int or not 0 <= c < 54:
+                    raise RuleError("bad_card", "not a card")
         if not is_submultiset(cards, state["hands"][seat]):
             raise RuleError("cards_not_held", "you do not hold these cards")
         return cards
@@ -429,7 +433,7 @@ class HandMachine:
         if self.defends(state, winner) and pts:
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
-        state["tricks"].append({"leader": leader, "plays": plays, "winner": winner, "points": pts})
+        state["tricks"] = state["tricks"] + [{"leader": leader, "plays": plays, "winner": winner, "points": pts}]
         events.append({"type": "trick_won", "to": None, "seat": winner, "points": pts, "defender_points": state["points"]})
         if state["hands"][winner]:
             state["trick"] = {"leader": winner, "plays": [], "shape_cards": None}
