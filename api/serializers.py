@@ -1,0 +1,159 @@
+"""Output shapes of the API (read-only: the API changes nothing but one's own token)."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from stats.models import PlayerStats
+
+
+class PlayerBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField(source="__str__")
+    is_bot = serializers.BooleanField()
+
+
+class PlayerStatsSerializer(serializers.ModelSerializer):
+    points_net = serializers.IntegerField()
+
+    class Meta:
+        model = PlayerStats
+        fields = ["variant", "hands_played", "hands_won", "hands_lost", "win_rate",
+                  "dealer_side_played", "dealer_side_won", "defender_played", "defender_won",
+                  "levels_gained", "points_won", "points_lost", "points_net", "escapes",
+                  "last_hand_at"]
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField(source="__str__")
+    is_bot = serializers.BooleanField()
+    date_joined = serializers.DateTimeField()
+    balance = serializers.SerializerMethodField()
+    stats = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_balance(self, user):
+        account = getattr(user, "point_account", None)
+        return account.balance if account else None
+
+    @extend_schema_field(PlayerStatsSerializer(many=True))
+    def get_stats(self, user):
+        return PlayerStatsSerializer(self.context["stats"], many=True).data
+
+
+class BalanceRowSerializer(serializers.Serializer):
+    player = PlayerBriefSerializer(source="user")
+    balance = serializers.IntegerField()
+
+
+class WinRateRowSerializer(serializers.Serializer):
+    player = PlayerBriefSerializer(source="user")
+    variant = serializers.CharField()
+    hands_played = serializers.IntegerField()
+    hands_won = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    points_won = serializers.IntegerField()
+    points_lost = serializers.IntegerField()
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="number")
+    player = PlayerBriefSerializer(source="user", allow_null=True)
+    ready = serializers.BooleanField()
+
+
+class TableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    room = serializers.CharField(source="room.name")
+    variant = serializers.CharField()
+    options = serializers.DictField()
+    base_stake = serializers.IntegerField(allow_null=True)
+    turn_timeout = serializers.IntegerField()
+    spectators = serializers.IntegerField()
+    phase = serializers.SerializerMethodField()
+    hand = serializers.SerializerMethodField()
+    seats = SeatSerializer(many=True)
+    created_at = serializers.DateTimeField()
+
+    def get_phase(self, table) -> str:
+        game = getattr(table, "game", None)
+        return game.phase if game else "waiting"
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_hand(self, table):
+        game = getattr(table, "game", None)
+        return game.hand.number if game and game.hand else None
+
+
+class TableDetailSerializer(TableSerializer):
+    view = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_view(self, table):
+        return self.context["view"]
+
+
+class HandPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = PlayerBriefSerializer(source="user")
+    is_bot = serializers.BooleanField()
+    points = serializers.IntegerField(allow_null=True)
+
+
+class HandSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    number = serializers.IntegerField()
+    variant = serializers.CharField()
+    base_stake = serializers.IntegerField()
+    dealer = serializers.IntegerField(allow_null=True)
+    trump = serializers.CharField()
+    levels_before = serializers.ListField(child=serializers.JSONField())
+    levels_after = serializers.ListField(child=serializers.JSONField(), allow_null=True)
+    defender_points = serializers.IntegerField(allow_null=True)
+    escaped_seat = serializers.IntegerField(allow_null=True)
+    void = serializers.SerializerMethodField()
+    settled = serializers.BooleanField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField()
+    players = HandPlayerSerializer(many=True)
+
+    def get_void(self, hand) -> bool:
+        return bool(hand.result and hand.result.get("void"))
+
+
+class HistoryRowSerializer(serializers.Serializer):
+    """One hand of a player's history: the hand, and the seat and points that were theirs."""
+
+    seat = serializers.IntegerField()
+    points = serializers.IntegerField(allow_null=True)
+    hand = HandSerializer()
+
+
+class ReplayEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    payload = serializers.DictField()
+    audience = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class ReplaySerializer(serializers.Serializer):
+    hand = HandSerializer()
+    result = serializers.DictField(allow_null=True)
+    deal = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    kitty = serializers.ListField(child=serializers.CharField())
+    tricks = serializers.ListField(child=serializers.DictField())
+    events = ReplayEventSerializer(many=True)
+
+
+class LedgerEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    transaction = serializers.IntegerField(source="transaction_id")
+    key = serializers.CharField(source="transaction.key")
+    kind = serializers.CharField(source="transaction.kind")
+    reference = serializers.CharField(source="transaction.reference")
+    memo = serializers.CharField(source="transaction.memo")
+    created_at = serializers.DateTimeField(source="transaction.created_at")

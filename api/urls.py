@@ -1,0 +1,29 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # Programs trade a username and password for their token here (or copy it from /api/token/).
+    path("auth/token/", obtain_auth_token, name="token_obtain"),
+    path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player"),
+    path("players/<int:pk>/stats/", views.PlayerStatsView.as_view(), name="player_stats"),
+    path("players/<int:pk>/hands/", views.PlayerHistoryView.as_view(), name="player_hands"),
+    path("leaderboards/balance/", views.BalanceLeaderboardView.as_view(),
+         name="leaderboard_balance"),
+    path("leaderboards/win-rate/", views.WinRateLeaderboardView.as_view(),
+         name="leaderboard_win_rate"),
+    path("leaderboards/points/", views.PointsLeaderboardView.as_view(),
+         name="leaderboard_points"),
+    path("tables/", views.TableListView.as_view(), name="tables"),
+    path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
+    path("hands/<int:pk>/", views.HandDetailView.as_view(), name="hand"),
+    path("hands/<int:pk>/replay/", views.HandReplayView.as_view(), name="hand_replay"),
+    path("me/ledger/", views.MyLedgerView.as_view(), name="my_ledger"),
+]

@@ -1,0 +1,64 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# The PlayerStats row that sums a player's hands over every variant.
+ALL_VARIANTS = "all"
+
+
+class PlayerStats(models.Model):
+    """A player's counters for one variant (or ALL_VARIANTS), kept by stats.services.
+
+    Counters move only in stats_record_hand, inside the settlement's transaction, so they
+    always agree with the settled hands; reading them costs one indexed row.
+    `win_rate` is stored (hands_won / hands_played) so the win-rate leaderboard walks an
+    index instead of computing a ratio for every player.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stats"
+    )
+    variant = models.CharField(max_length=32)
+    hands_played = models.PositiveIntegerField(default=0)
+    hands_won = models.PositiveIntegerField(default=0)
+    hands_lost = models.PositiveIntegerField(default=0)
+    # On the dealer's side (the dealer's team; point_bid's dealer alone) or defending.
+    dealer_side_played = models.PositiveIntegerField(default=0)
+    dealer_side_won = models.PositiveIntegerField(default=0)
+    defender_played = models.PositiveIntegerField(default=0)
+    defender_won = models.PositiveIntegerField(default=0)
+    levels_gained = models.PositiveIntegerField(default=0)
+    points_won = models.BigIntegerField(default=0)
+    points_lost = models.BigIntegerField(default=0)
+    escapes = models.PositiveIntegerField(default=0)
+    win_rate = models.FloatField(default=0.0)
+    last_hand_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "player stats"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="player_stats_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["variant", "-win_rate", "-hands_played"],
+                         name="player_stats_win_rate"),
+            models.Index(fields=["variant", "-points_won"], name="player_stats_points"),
+            # Operators look for repeated escapers.
+            models.Index(fields=["escapes"], condition=Q(escapes__gt=0),
+                         name="player_stats_escapers"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} {self.variant}"
+
+    @property
+    def points_net(self):
+        return self.points_won - self.points_lost
+
+
+class RecordedHand(models.Model):
+    """A hand already counted in PlayerStats: counting it again is a no-op."""
+
+    hand = models.OneToOneField("games.Hand", on_delete=models.CASCADE, primary_key=True,
+                                related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)

@@ -1,0 +1,60 @@
+"""Reads of players' statistics and leaderboards (no locks; nothing here changes state)."""
+
+from accounts.models import LedgerEntry, PointAccount
+from stats.models import ALL_VARIANTS, PlayerStats
+
+
+def player_stats_list(*, user):
+    """The player's PlayerStats rows: ALL_VARIANTS first, then each variant by name."""
+    rows = list(PlayerStats.objects.filter(user=user))
+    return sorted(rows, key=lambda row: (row.variant != ALL_VARIANTS, row.variant))
+
+
+def leaderboard_win_rate(*, variant=ALL_VARIANTS, min_hands=1):
+    """Players by win rate (ties: more hands first) with at least `min_hands` hands.
+
+    Walks the (variant, -win_rate, -hands_played) index; bots are left out.
+    """
+    return (
+        PlayerStats.objects.filter(variant=variant, hands_played__gte=max(min_hands, 1),
+                                   user__is_bot=False, user__is_active=True)
+        .select_related("user")
+        .order_by("-win_rate", "-hands_played", "user_id")
+    )
+
+
+def leaderboard_points(*, variant=ALL_VARIANTS):
+    """Players by points won in `variant` (bots left out)."""
+    return (
+        PlayerStats.objects.filter(variant=variant, user__is_bot=False, user__is_active=True)
+        .select_related("user")
+        .order_by("-points_won", "user_id")
+    )
+
+
+def leaderboard_balance():
+    """Players' point accounts by balance (system accounts and bots left out)."""
+    return (
+        PointAccount.objects.filter(user__isnull=False, user__is_bot=False, user__is_active=True)
+        .select_related("user")
+        .order_by("-balance", "user_id")
+    )
+
+
+def balance_series(*, user, limit=200):
+    """The player's balance after each of their last `limit` ledger entries, oldest first,
+    as (datetime, balance) pairs, walked back from the current balance (one indexed read)."""
+    account = PointAccount.objects.filter(user=user).first()
+    if account is None:
+        return []
+    entries = list(
+        LedgerEntry.objects.filter(account=account)
+        .order_by("-id")
+        .values_list("amount", "transaction__created_at")[:limit]
+    )
+    balance, points = account.balance, []
+    for amount, at in entries:
+        points.append((at, balance))
+        balance -= amount
+    points.reverse()
+    return points

@@ -1,0 +1,69 @@
+"""Counters of finished hands, kept in step with settlement."""
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, FloatField, Value, When
+from django.db.models.functions import Cast
+
+from games.engine.hand import machine_for
+from stats.models import ALL_VARIANTS, PlayerStats, RecordedHand
+
+
+def stats_record_hand(*, hand):
+    """Add a settled `hand` to its players' PlayerStats (its variant's row and the
+    ALL_VARIANTS row), at most once per hand. Returns False when it was already counted.
+
+    Call it inside the settlement's transaction (games.services.hand_settle, after the
+    HandPlayer points are written), so counters and ledger commit or roll back together.
+    The RecordedHand row makes a second call (a retried task, an operator's re-run) a no-op;
+    counters move by UPDATE ... SET x = x + n, so two hands settling at once cannot lose
+    a count.
+    """
+    # A hand an operator voided (api.services.table_force_close) was never played out.
+    if not hand.settled or hand.result is None or hand.result.get("void"):
+        return False
+    try:
+        with transaction.atomic():
+            RecordedHand.objects.create(hand=hand)
+    except IntegrityError:
+        return False
+    result = hand.result
+    deltas = result.get("deltas") or [0, 0, 0, 0]
+    escaped = result.get("escape")
+    machine = machine_for(hand.variant)
+    players = list(hand.players.all())
+    variants = (hand.variant, ALL_VARIANTS)
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(user_id=p.user_id, variant=v) for p in players for v in variants],
+        ignore_conflicts=True,
+    )
+    for player in players:
+        seat = player.seat
+        delta = deltas[seat]
+        won, lost = int(delta > 0), int(delta < 0)
+        # An escape ends the hand before anyone declares: nobody is on a side.
+        dealer_side = None
+        if hand.dealer is not None and escaped is None:
+            dealer_side = not machine.defends({"dealer": hand.dealer}, seat)
+        paid = player.points if player.points is not None else 0
+        PlayerStats.objects.filter(user_id=player.user_id, variant__in=variants).update(
+            hands_played=F("hands_played") + 1,
+            hands_won=F("hands_won") + won,
+            hands_lost=F("hands_lost") + lost,
+            dealer_side_played=F("dealer_side_played") + int(dealer_side is True),
+            dealer_side_won=F("dealer_side_won") + int(dealer_side is True and won),
+            defender_played=F("defender_played") + int(dealer_side is False),
+            defender_won=F("defender_won") + int(dealer_side is False and won),
+            levels_gained=F("levels_gained") + (int(result.get("levels") or 0) if won else 0),
+            points_won=F("points_won") + max(paid, 0),
+            points_lost=F("points_lost") + max(-paid, 0),
+            escapes=F("escapes") + int(escaped == seat),
+            # The right-hand side sees the row before this UPDATE, hence the + 1 and + won.
+            win_rate=Cast(F("hands_won") + won, FloatField()) / Cast(
+                F("hands_played") + 1, FloatField()
+            ),
+            last_hand_at=Case(
+                When(last_hand_at__gt=hand.ended_at, then=F("last_hand_at")),
+                default=Value(hand.ended_at),
+            ),
+        )
+    return True
