@@ -29,6 +29,13 @@ INSTALLED_APPS = [
     "accounts",
     "lobby",
     "games",
+    # Issue 7: the REST API (token auth, filters, OpenAPI schema and its docs page)
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "stats",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -118,10 +125,41 @@ CELERY_ACCEPT_CONTENT = ["json"]
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        # Programs send "Authorization: Token <key>" (made on /api/token/ or at
+        # /api/v1/auth/token/).
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
     ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttles.AnonScopedThrottle",
+        "api.throttles.UserScopedThrottle",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# Requests per client IP (anon_*) and per user (user_*), by the view's throttle scope
+# (api.throttles); "read" is every view without a scope of its own.
+API_THROTTLE_RATES = {
+    "anon_read": env_str("API_THROTTLE_ANON_READ", "120/min"),
+    "user_read": env_str("API_THROTTLE_USER_READ", "600/min"),
+    "anon_stats": env_str("API_THROTTLE_ANON_STATS", "120/min"),
+    "user_stats": env_str("API_THROTTLE_USER_STATS", "600/min"),
+    "anon_leaderboard": env_str("API_THROTTLE_ANON_LEADERBOARD", "60/min"),
+    "user_leaderboard": env_str("API_THROTTLE_USER_LEADERBOARD", "300/min"),
+    "anon_replay": env_str("API_THROTTLE_ANON_REPLAY", "30/min"),
+    "user_replay": env_str("API_THROTTLE_USER_REPLAY", "120/min"),
+    "user_ledger": env_str("API_THROTTLE_USER_LEDGER", "120/min"),
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Tractor (升级) platform API",
+    "DESCRIPTION": "Players, statistics, leaderboards, live tables, hand history and replays.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # The docs pages load their scripts from this server (drf-spectacular-sidecar), no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Points a new player starts with, paid from the house account.
