@@ -4,7 +4,7 @@
 from .rules import (  # noqa: F401
     GUIGANG,
     Guigang,
-    build_follow,
+    cheapest_follow,
     declaration_stands,
     declared_ten,
     pairs_in,

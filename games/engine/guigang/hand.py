@@ -11,7 +11,7 @@ from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
 from ..hand import HandMachine
 from ..units import tractors
-from .rules import TEN
+from .rules import TEN, cheapest_follow
 
 TENS = frozenset(c for c in range(52) if face_of(c) == TEN)
 SINGLE_TRIES = 6  # random draws from the hand before listing the led class's cards
@@ -165,4 +165,4 @@ class GuigangMachine(HandMachine):
             return [rng.choice(suit)]
         counts = counts_of(suit)
         priority = {c: rng.random() for c in counts}
-        return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)
+        return cheapest_follow(ctx, counts, n, priority.__getitem__)

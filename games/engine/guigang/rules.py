@@ -6,6 +6,8 @@ by (copies, trump, top card) of §5.7. The level only records progress (A30): th
 trump context depends on the trump suit alone.
 """
 
+from itertools import chain
+
 from ..cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
 from ..classic import Classic
 from ..context import TRUMP, Chain, TrumpContext
@@ -129,12 +131,14 @@ def structure_key(ctx, counts, n):
     return (0,) + tractor_structure(ctx, counts, n)[:2]
 
 
-def build_follow(ctx, counts, n, best, key):
-    """The cheapest ``n`` cards of ``counts`` (by ``key``, lower is cheaper) whose follow key
-    is ``best``: a tierA unit, or the witness tractors, then pairs, then singles. Nothing
-    added can raise the key above ``best``, which is already the maximum."""
-    if best == (1,):
-        return min(one_units(ctx, counts, n), key=lambda u: _cost(key, u)).expand()
+def cheapest_follow(ctx, counts, n, key):
+    """The cheapest ``n`` cards of ``counts`` (by ``key``, lower is cheaper) with the best
+    follow key: a tierA unit if there is one, else the witness tractors, then pairs, then
+    singles. Nothing added can raise the key above the best, which is the maximum."""
+    units = one_units(ctx, counts, n)
+    first = next(units, None)
+    if first is not None:
+        return min(chain((first,), units), key=lambda u: _cost(key, u)).expand()
     _, pairs, witness = tractor_structure(ctx, counts, n, key)
     chosen = []
     rest = counts
@@ -264,7 +268,8 @@ class Guigang(Variant):
         return structure_key(ctx, hs_counts, shape.n)
 
     def build_follow(self, ctx, shape, hs_counts, best, key):
-        return build_follow(ctx, hs_counts, shape.n, best, key)
+        """``best`` is the maximum key, which ``cheapest_follow`` reaches by construction."""
+        return cheapest_follow(ctx, hs_counts, shape.n, key)
 
     # --- trick winner (§5.7, A18) -------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from games.engine.cards import SUITS, counts_of, parse_card, parse_cards
 from games.engine.conformance import evaluate
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.guigang import GUIGANG, build_follow, pairs_in, structure_key, unit_of
+from games.engine.guigang import GUIGANG, cheapest_follow, pairs_in, structure_key, unit_of
 from games.engine.units import decompose, subtract, tractors
 
 HEARTS = SUITS.index("H")
@@ -498,13 +498,13 @@ def test_follow_key_of_a_play_matches_the_oracle(seed):
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 10**9))
 def test_built_follow_is_legal_and_cheapest_first(seed):
-    """build_follow (托管 and random play) gives n held cards with the best key."""
+    """cheapest_follow (托管 and random play) gives n held cards with the best key."""
     ctx, counts, n = random_hand(seed)
     if n >= sum(counts.values()):
         return
     best = structure_key(ctx, counts, n)
     order = random.Random(seed).sample(range(54), 54)
-    play = build_follow(ctx, counts, n, best, order.__getitem__)
+    play = cheapest_follow(ctx, counts, n, order.__getitem__)
     assert len(play) == n
     assert all(k <= counts.get(c, 0) for c, k in counts_of(play).items())
     assert structure_key(ctx, counts_of(play), n) == best
