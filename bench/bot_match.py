@@ -1,6 +1,7 @@
 """Bots against random-legal players, engine only.
 
     python bench/bot_match.py --variant classic --hands 1000 [--seed S] [--match-length 10]
+                              [--opponents random|auto|bot]
 
 Seats 0 and 2 are bots (``games.engine.bot.bot_action``); seats 1 and 3 play uniformly
 random legal actions: ``machine.random_play`` for plays, at each chance to declare a
@@ -42,10 +43,21 @@ def random_action(machine, state, seat, rng):
     return machine.auto_action(state, seat)
 
 
+def auto_action(machine, state, seat, rng):
+    """托管 (P5): never declares, passes every bid, plays the lowest legal cards."""
+    if state["phase"] in ("deal", "declare") or state.get("turn") != seat:
+        return None
+    return machine.auto_action(state, seat)
+
+
+OPPONENTS = {"random": random_action, "auto": auto_action, "bot": lambda machine, state, seat, rng: bot_action(state, seat, rng)}
+opponent = random_action
+
+
 def act(machine, state, seat, rng):
     if seat in BOTS:
         return bot_action(state, seat, rng)
-    return random_action(machine, state, seat, rng)
+    return opponent(machine, state, seat, rng)
 
 
 def offer_declarations(machine, state, rng, rounds):
@@ -112,7 +124,11 @@ def main(argv=None):
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--seed", default="0")
     ap.add_argument("--match-length", type=int, default=10)
+    ap.add_argument("--opponents", choices=sorted(OPPONENTS), default="random",
+                    help="seats 1 and 3: random legal (the goal), 托管 auto-play, or bots (a mirror match)")
     args = ap.parse_args(argv)
+    global opponent
+    opponent = OPPONENTS[args.opponents]
     machine = machine_for(args.variant)
     rng = random.Random(f"bots:{args.seed}")
     won = total = raw_won = raw_total = 0
@@ -147,7 +163,7 @@ def main(argv=None):
     elapsed = time.perf_counter() - start
     share = won / total if total else 0.0
     unit = "settled points" if args.variant == "point_bid" else "levels"
-    print(f"variant {args.variant}: {played} hands, seed {args.seed}")
+    print(f"variant {args.variant}: {played} hands, seed {args.seed}, opponents {args.opponents}")
     print(f"bots' share of {unit} won: {share:.1%} ({won} of {total})")
     if args.variant == "point_bid":
         print(f"(all positive deltas, random defenders' gains from random dealers included: {raw_won / raw_total:.1%})")
