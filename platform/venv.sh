@@ -14,7 +14,13 @@ venv_ensure() {
     hash=$(sha256sum requirements.txt | cut -d' ' -f1)
     if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
         echo "Installing requirements into .venv ..." >&2
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+        # This machine's pip configuration names find-links folders that may not exist; its
+        # "Location ... is ignored" warnings drown real errors, so they are filtered out.
+        {
+            .venv/bin/python -m pip install --quiet --disable-pip-version-check \
+                -r requirements.txt 2>&1 1>&3 |
+                { grep -v "^WARNING: Location '.*' is ignored" || true; } >&2
+        } 3>&1
         echo "$hash" >"$stamp"
     fi
 }
