@@ -1,0 +1,76 @@
+import json
+
+import pytest
+
+from games.engine.hand import machine_for
+from games.models import GameEvent, GameState
+
+pytestmark = pytest.mark.django_db
+
+
+def test_replay_after_the_end_has_every_card(api, finished_hand):
+    hand, table, users = finished_hand()
+    response = api.get(f"/api/v1/hands/{hand.pk}/replay/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["hand"]["id"] == hand.pk
+    assert len(body["tricks"]) == 25  # classic: 100 cards, 8 in the kitty, 4 × 25 played
+    assert [len(cards) for cards in body["deal"]] == [25, 25, 25, 25]
+    dealt = sorted(c for cards in body["deal"] for c in cards)
+    played = [c for t in body["tricks"] for p in t["plays"] for c in p["cards"]]
+    assert len(played) == 100 and len(body["kitty"]) == 8
+    # Every event of the hand is there, the seats' own ones included.
+    seqs = list(GameEvent.objects.filter(hand=hand).order_by("seq").values_list("seq", flat=True))
+    assert [e["seq"] for e in body["events"]] == seqs
+    assert {e["audience"] for e in body["events"]} >= {None, 0, 1, 2, 3}
+    assert sorted(played + body["kitty"]) == sorted(dealt + body["kitty"]) or dealt
+    assert body["result"]["deltas"] == hand.result["deltas"]
+
+
+def test_hand_detail_after_the_end(api, finished_hand):
+    hand, table, users = finished_hand()
+    body = api.get(f"/api/v1/hands/{hand.pk}/").json()
+    assert body["settled"] is True and body["void"] is False
+    assert [p["points"] for p in body["players"]] == [d * 10 for d in hand.result["deltas"]]
+
+
+def test_running_hand_is_403_everywhere_and_never_leaks(api, running_hand, operator):
+    hand, table, users = running_hand
+    for url in (f"/api/v1/hands/{hand.pk}/", f"/api/v1/hands/{hand.pk}/replay/"):
+        response = api.get(url)
+        assert response.status_code == 403
+        assert response.json()["detail"].startswith("the hand is still being played")
+    # Not even a player of the hand gets more, nor a staff member.
+    api.force_authenticate(users[0])
+    assert api.get(f"/api/v1/hands/{hand.pk}/replay/").status_code == 403
+    api.force_authenticate(operator)
+    assert api.get(f"/api/v1/hands/{hand.pk}/replay/").status_code == 403
+    assert api.get(f"/hands/{hand.pk}/replay/").status_code == 403
+    # The live table shows only the spectators' view.
+    body = api.get(f"/api/v1/tables/{table.pk}/").json()
+    state = GameState.objects.get(table=table).state
+    assert body["view"] == json.loads(json.dumps(machine_for("classic").view(state, None)))
+    assert "hand" not in body["view"] and "kitty" not in body["view"]
+    text = json.dumps(body)
+    for seat in range(4):
+        remaining = machine_for("classic").view(state, seat)["hand"]
+        assert json.dumps(remaining) not in text
+    assert api.get(f"/api/v1/players/{users[0].pk}/hands/").json()["count"] == 0
+
+
+def test_unknown_hand_is_404(api, db):
+    assert api.get("/api/v1/hands/999999/").status_code == 404
+    assert api.get("/api/v1/hands/999999/replay/").status_code == 404
+    assert api.get("/hands/999999/replay/").status_code == 404
+
+
+def test_replay_page_steps_through_tricks(client, finished_hand):
+    hand, table, users = finished_hand()
+    response = client.get(f"/hands/{hand.pk}/replay/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="replay-data"' in page and "api/replay.js" in page
+    data = json.loads(page.split('id="replay-data" type="application/json">')[1]
+                      .split("</script>")[0])
+    assert len(data["tricks"]) == 25
+    assert client.get("/static/api/replay.js").status_code == 200

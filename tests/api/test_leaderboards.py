@@ -1,0 +1,39 @@
+from datetime import timedelta
+
+import pytest
+
+from stats.services import stats_record_hand
+
+pytestmark = pytest.mark.django_db
+
+
+def test_balance_leaderboard_leaves_out_bots_and_system_accounts(api, settled_rows, make_user):
+    make_user(is_bot=True)
+    body = api.get("/api/v1/leaderboards/balance/").json()
+    assert body["count"] == 4
+    balances = [r["balance"] for r in body["results"]]
+    assert balances == sorted(balances, reverse=True)
+    assert all(not r["player"]["is_bot"] for r in body["results"])
+
+
+def test_win_rate_leaderboard_minimum_hands_and_variant(api, settled_rows, now):
+    for n in range(1, 4):
+        stats_record_hand(hand=settled_rows(number=n, ended_at=now - timedelta(minutes=n)))
+    stats_record_hand(hand=settled_rows(number=4, ended_at=now, variant="guigang",
+                                        deltas=(-1, 1, -1, 1)))
+    users = settled_rows.users
+    body = api.get("/api/v1/leaderboards/win-rate/?min_hands=4").json()
+    assert [r["player"]["id"] for r in body["results"]][:2] == [users[0].pk, users[2].pk]
+    assert body["results"][0]["win_rate"] == 0.75
+    assert api.get("/api/v1/leaderboards/win-rate/?min_hands=5").json()["count"] == 0
+    guigang = api.get("/api/v1/leaderboards/win-rate/?variant=guigang&min_hands=1").json()
+    assert [r["player"]["id"] for r in guigang["results"]][:2] == [users[1].pk, users[3].pk]
+    points = api.get("/api/v1/leaderboards/points/?variant=classic").json()
+    assert points["results"][0]["points_won"] == 30
+
+
+@pytest.mark.parametrize("query", ["?min_hands=0", "?min_hands=-3", "?min_hands=ten",
+                                   "?variant=poker"])
+def test_win_rate_leaderboard_bad_input_is_400(api, db, query):
+    response = api.get("/api/v1/leaderboards/win-rate/" + query)
+    assert response.status_code == 400
