@@ -124,10 +124,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         # Programs send "Authorization: Token <key>" (made on /api/token/ or at
-        # /api/v1/auth/token/).
+        # /api/v1/auth/token/). First, so a refused request is a 401 naming the scheme.
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
