@@ -38,7 +38,8 @@ The policy, in the order a hand goes:
   cheapest play that holds when the trick carries points (or winning costs nothing
   extra), ruffing a void suit with the lowest trump that holds; with 10+ points at stake
   and only risky winners, play the strongest; otherwise play the cheapest cards (no
-  points, no trumps while plain cards are left).
+  points, no trumps while plain cards are left; a discard from a short suit counts as
+  a little cheaper, since it brings a void and a later ruff closer).
 - **Bid** (point_bid's auction: any phase where the machine's ``legal_calls`` offers bids):
   estimate the points the hand can hold the defenders to from its trumps and top cards,
   and bid down only while the contract stays above that estimate.
@@ -55,6 +56,7 @@ from .moves import lead_units, legal_follows, lowest_follow, standing_throws
 ENUMERATE_LIMIT = 160  # enumerate every legal follow when there are at most this many
 DECLARE_SHARE = 0.42  # trump share of the hand that makes a declaration worth it
 POINT_WEIGHT = 3  # one point of card value ≈ three rank steps of a plain card
+VOID_WEIGHT = 1.5  # per card of the suit: discarding from a short suit is worth that much
 BID_BASE = 185  # contract = BID_BASE − strength score (calibrated on bench hands against bot defenders)
 
 
@@ -458,8 +460,16 @@ def follow(k):
     def wins(q):
         return v.trick_winner(ctx, plays + [q], shape) == me
 
+    length = {}
+    for c in k.hand:
+        length[ctx.cls[c]] = length.get(ctx.cls[c], 0) + 1
+
     def cheapest(qs):
-        return min(qs, key=lambda q: (lose_cost(ctx, q), sorted(q)))
+        # A discard from a short plain suit also brings a void (a later ruff) closer.
+        return min(qs, key=lambda q: (
+            lose_cost(ctx, q) + sum(VOID_WEIGHT * length[ctx.cls[c]] for c in q if ctx.cls[c] not in (shape.cls, TRUMP)),
+            sorted(q),
+        ))
 
     winning = [q for q in cands if wins(q)]
     safe = [q for q in winning if holds(k, shape, plays + [q], after)]

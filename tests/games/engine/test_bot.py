@@ -183,10 +183,17 @@ SITUATIONS = [
     ),
     (
         "cheapest card when the trick is lost to an opponent",
-        ["", "SK S5 S4 S9 D6", "", ""],
+        ["", "SK S5 S4 S9 DQ", "", ""],
         ("BJ",),
         0,
         "S4",
+    ),
+    (
+        "a lost trick: of two low cards, the one that empties a short suit",
+        ["", "SK S5 S4 S9 D6", "", ""],
+        ("BJ",),
+        0,
+        "D6",
     ),
     (
         "cheapest in suit, no points, when an opponent's ace holds",
