@@ -43,6 +43,8 @@ The policy, in the order a hand goes:
 - **Bid** (point_bid's auction: any phase where the machine's ``legal_calls`` offers bids):
   estimate the points the hand can hold the defenders to from its trumps and top cards,
   and bid down only while the contract stays above that estimate.
+- **Name trump** (point_bid, after taking the kitty): the suit, or 全常主, under which
+  most of the hand is trump. It never surrenders.
 - Any phase the bot does not know: the machine's own ``auto_action``.
 """
 

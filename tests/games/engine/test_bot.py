@@ -345,3 +345,55 @@ def test_does_not_override_partner():
     state, _ = machine.apply(state, {"type": "declare", "seat": 0, "cards": parse_cards(["S2"])})
     action = bot_action(state, 3, random.Random(0))
     assert action == {"type": "declare", "seat": 3, "cards": parse_cards(["H2", "H2"])}
+
+
+# --- point_bid: one-deck tables, bidding, naming trump -------------------------------------------
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9))
+def test_one_deck_point_bid_is_legal(seed):
+    machine = machine_for("point_bid")
+    rng = random.Random(seed)
+    state = machine.new_match(seed, {"decks": 1})
+    while state["phase"] != "end":
+        _, seat, system = machine.timer(state)
+        action = system if seat is None else bot_action(state, seat, rng)
+        state, _ = machine.apply(state, action)
+    assert sum(len(p) for t in state["tricks"] for p in t["plays"]) == 4 * 12  # throws shorten it
+
+
+def point_bid_at(phase, seat_hand):
+    """A point_bid state dealt by the machine and driven (everyone passing but seat 0,
+    who bids 120) until ``phase``; seat 0's dealt cards are then replaced by ``seat_hand``
+    (the kitty it picked up stays in its hand)."""
+    machine = machine_for("point_bid")
+    state = machine.new_match(3)
+    while state["phase"] != phase:
+        _, seat, system = machine.timer(state)
+        if state["phase"] == "bid" and seat == 0:
+            system = {"type": "bid", "seat": 0, "bid": 120}
+        state, _ = machine.apply(state, system)
+    state["hands"][0] = parse_cards(seat_hand.split()) + list(state["kitty_received"])
+    return machine, state
+
+
+STRONG = "BJ BJ LJ LJ H7 H7 S7 C7 H2 H2 S2 HA HA HK HQ HJ H10 SA CA DA S3 C3 D4 D5 C6"
+WEAK = "S3 S4 S5 S6 S8 S9 C3 C4 C5 C6 C8 C9 D3 D4 D5 D6 D8 D9 H3 H4 H5 H6 SJ CJ DJ"
+
+
+@pytest.mark.parametrize("hand,bids", [(STRONG, True), (WEAK, False)], ids=["strong bids", "weak passes"])
+def test_bids_from_hand_strength(hand, bids):
+    machine, state = point_bid_at("bid", hand)
+    assert state["turn"] == 0
+    action = bot_action(state, 0, random.Random(0))
+    assert action["type"] == "bid"
+    assert (action["bid"] is not None) == bids
+    machine.apply(state, action)
+
+
+def test_names_the_trump_it_holds_most():
+    machine, state = point_bid_at("trump", "D3 D4 D5 D6 D8 D9 DJ DQ DA D10 DK S3 S4 C5 H6 LJ S9 C9 CJ SQ H3 H4 C3 C4 S5")
+    action = bot_action(state, 0, random.Random(0))
+    assert action == {"type": "name_trump", "seat": 0, "trump": "D"}
+    machine.apply(state, action)
