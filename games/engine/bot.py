@@ -71,7 +71,7 @@ class Seen:
     __slots__ = (
         "machine", "variant", "seat", "phase", "hand", "dealer", "level", "ctx",
         "leader", "plays", "lead_cards", "tricks", "unseen", "void", "declarations",
-        "defends", "mine_declared", "calls",
+        "defends", "mine_declared", "calls", "turn",
     )
 
 
@@ -85,6 +85,7 @@ def seen(machine, state, seat):
     k.variant = machine.variant
     k.seat = seat
     k.phase = view["phase"]
+    k.turn = view["turn"]
     k.hand = parse_cards(view["hand"])
     k.dealer = view["dealer"]
     k.level = view["level"]
@@ -164,7 +165,7 @@ def value(ctx, c):
 
 
 def lose_cost(ctx, cards):
-    """Cost of giving ``cards`` to the other side: points first, then trumps, then rank
+    """Cost of giving ``cards`` to the other side: a trump dearest, then points, then rank
     (the order of the engine's cheap auto-play, so a lost trick costs what 托管 pays)."""
     return sum(
         (100 if ctx.cls[c] == TRUMP else 0) + POINT_WEIGHT * POINTS[c] + value(ctx, c) for c in cards
@@ -194,7 +195,7 @@ def bot_action(state, seat, rng):
     k = seen(machine, state, seat)
     if k.phase in ("deal", "declare"):
         return declare_action(k)
-    if k.phase == "end" or state.get("turn") != seat:
+    if k.phase == "end" or k.turn != seat:
         return None
     if k.phase == "bury":
         return {"type": "bury", "seat": seat, "cards": bury_cards(k)}
@@ -207,7 +208,7 @@ def bot_action(state, seat, rng):
     trumps = [c for c in k.calls if c["type"] == "name_trump"]
     if trumps:
         return max(trumps, key=lambda c: trump_share(k, _suit_index(c["trump"])))
-    return k.machine.auto_action(state, seat)
+    return k.machine.auto_action(state, seat)  # the platform's own 托管 for this seat
 
 
 def _suit_index(token):
