@@ -55,7 +55,7 @@ class PointAccount(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.code}" if self.code else f"{self.user}"
+        return self.code or str(self.user)
 
 
 class ImmutableQuerySet(models.QuerySet):

@@ -11,7 +11,7 @@ venv_ensure() {
         }
         "$python" -m venv .venv
     fi
-    hash=$(sha256sum requirements.txt | cut -d' ' -f1)
+    hash=$(.venv/bin/python -c 'import hashlib; print(hashlib.sha256(open("requirements.txt", "rb").read()).hexdigest())')
     if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
         echo "Installing requirements into .venv ..." >&2
         # This machine's pip configuration names find-links folders that may not exist; its
