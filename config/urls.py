@@ -7,6 +7,7 @@ from config.health import healthz
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
+    path("", include("ui.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     # Issue 7: the REST API, the replay page and the API token page.

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "stats",
     "api",
+    "ui",
 ]
 
 MIDDLEWARE = [
@@ -99,6 +100,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+# Shipped assets (CSS, card faces, the table script); no build step, nothing fetched at run time.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 

@@ -1,0 +1,115 @@
+"""Browser tests: headless Chromium (Playwright) against a live platform in subprocesses.
+
+The platform is what ./platform/run starts, pointed at pytest-django's test database: daphne
+serves pages and sockets, a Celery worker fires the timers that deal, close the declaration
+window and make the bots play (at zero delay). The test process reads the database to know
+which cards are legal to click; it never changes the game itself.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+# Playwright's sync API runs an event loop in this thread; the ORM reads here are sync.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # playwright install cannot download here: use the distribution's Chromium (STACK.md).
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    }
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_port(port, proc, timeout=30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("daphne exited early")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("daphne did not start")
+
+
+@pytest.fixture(scope="session")
+def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Base URL of daphne + a Celery worker on the test database; stopped before it is dropped."""
+    with django_db_blocker.unblock():
+        db_name = connection.settings_dict["NAME"]
+        connection.close()
+    logs = tmp_path_factory.mktemp("platform")
+    port = _free_port()
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="e2e_settings",
+        PYTHONPATH=os.pathsep.join([str(ROOT), str(Path(__file__).parent)]),
+        TRACTOR_E2E_DB_NAME=db_name,
+        TRACTOR_E2E_QUEUE=f"e2e-{uuid.uuid4().hex[:8]}",
+        # Fast deal, a short declaration window that a test can still click in, instant bots.
+        GAMES_DEAL_STEP_SECONDS="0.02",
+        GAMES_DECLARE_SECONDS="2",
+        GAMES_AUTO_SECONDS="0.2",
+        GAMES_BOT_DELAY_MIN="0",
+        GAMES_BOT_DELAY_MAX="0",
+    )
+    bin_dir = Path(sys.executable).parent
+    procs = []
+    try:
+        procs.append(subprocess.Popen(
+            [str(bin_dir / "daphne"), "--bind", "127.0.0.1", "--port", str(port),
+             "config.asgi:application"],
+            cwd=ROOT, env=env, stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT))
+        procs.append(subprocess.Popen(
+            [str(bin_dir / "celery"), "--app", "config", "worker", "--pool", "solo",
+             "--queues", env["TRACTOR_E2E_QUEUE"], "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "--loglevel", "WARNING"],
+            cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT))
+        _wait_port(port, procs[0])
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def live(live_platform, transactional_db):
+    """The live platform, with this test's rows committed (the subprocesses must see them)
+    and removed afterwards."""
+    return live_platform
+
+
+@pytest.fixture
+def shots():
+    """Where the run writes the documentation's screenshots."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+

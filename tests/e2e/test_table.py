@@ -1,0 +1,312 @@
+"""Issue 6 in a real browser: lobby, table, a full hand by clicking cards, the spectator's
+view, an illegal play explained, languages, and the documentation's screenshots."""
+
+import itertools
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine.cards import TOKENS, format_cards
+from games.engine.hand import machine_for
+from games.models import GameState
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+PASSWORD = "a-Strong-pass-42"
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+HIDDEN_EVENTS = {"dealt", "kitty", "buried"}
+
+
+# --- steps a person takes ---------------------------------------------------------------------
+
+
+def register(page, base, username):
+    page.goto(f"{base}/accounts/register/")
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", username.title())
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main button[type=submit]")
+    expect(page.locator("#balance")).to_have_text("1000")
+
+
+def log_in(page, base, username):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    expect(page.locator("#balance")).to_be_visible()
+
+
+def create_classic_table(page, base, stake=10):
+    """From the lobby: a classic table at `stake`; the creator sits in seat 0. Returns its id."""
+    page.goto(f"{base}/lobby/")
+    page.select_option("#id_variant", "classic")
+    page.fill("#id_base_stake", str(stake))
+    page.click("#create-table button[type=submit]")
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    return int(re.search(r"/tables/(\d+)/", page.url).group(1))
+
+
+def fill_with_bots(page):
+    """Click "Add bot" on each empty seat (each click reloads the table page)."""
+    for filled in range(1, 4):
+        page.locator(".seat button.small").first.click()
+        expect(page.locator(".mark.bot")).to_have_count(filled)
+
+
+def press_ready(page):
+    page.locator("#controls button.primary").click()
+
+
+def game_state(table_id):
+    return GameState.objects.get(table_id=table_id)
+
+
+def hand_cards(page):
+    return page.locator("#hand .card")
+
+
+def click_cards(page, tokens):
+    """Select `tokens` in the hand by clicking them, a second copy on the second card."""
+    seen = {}
+    for token in tokens:
+        k = seen.get(token, 0)
+        seen[token] = k + 1
+        # Cards overlap: click the visible left strip, as a person does.
+        page.locator(f'#hand .card[data-card="{token}"]').nth(k).click(position={"x": 8, "y": 30})
+
+
+def wait_my_move(page):
+    """Until the player can bury or play, or the hand is over; returns which."""
+    either = page.locator("#act-play, #act-bury, #result:not([hidden])").first
+    either.wait_for(timeout=60_000)
+    if page.locator("#result:not([hidden])").count():
+        return "end"
+    return "bury" if page.locator("#act-bury").count() else "play"
+
+
+def make_move(page, table_id, seat, kind):
+    """Bury the last eight cards shown, or play the lowest legal play (P5), by clicking."""
+    before = hand_cards(page).count()
+    if kind == "bury":
+        tokens = [hand_cards(page).nth(i).get_attribute("data-card") for i in range(before - 8, before)]
+        click_cards(page, tokens)
+        page.click("#act-bury")
+    else:
+        state = game_state(table_id).state
+        tokens = format_cards(machine_for(state["variant"]).lowest_play(state, seat))
+        click_cards(page, tokens)
+        page.click("#act-play")
+    expect(hand_cards(page)).not_to_have_count(before)
+
+
+def declare_if_offered(page, window_seconds=6.0):
+    """During the deal, declare (亮主) with the first option shown, if any: the declarer of
+    a first hand becomes the dealer, so the test also buries."""
+    end = time.monotonic() + window_seconds
+    while time.monotonic() < end:
+        option = page.locator("#controls button.declare")
+        if option.count():
+            option.first.click()
+            return True
+        if page.locator("#act-play, #act-bury").count():
+            return False
+        time.sleep(0.05)
+    return False
+
+
+def play_until(page, table_id, seat, done):
+    """Play the hand by clicking until `done(state)` holds or the result screen shows."""
+    while True:
+        if done(game_state(table_id).state):
+            return "stopped"
+        kind = wait_my_move(page)
+        if kind == "end":
+            return "end"
+        if done(game_state(table_id).state):
+            return "stopped"
+        make_move(page, table_id, seat, kind)
+
+
+def frames_of(page):
+    """Every websocket frame the page receives, parsed, in a list that fills as they come."""
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(json.loads(data))))
+    return frames
+
+
+def seated_with_bots(page, base):
+    table_id = create_classic_table(page, base)
+    fill_with_bots(page)
+    return table_id
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+
+def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, shots):
+    context = new_context(viewport=DESKTOP)
+    page = context.new_page()
+    register(page, live, "liming")
+    table_id = seated_with_bots(page, live)
+    page.goto(f"{live}/lobby/")
+    expect(page.locator(f'.table-card[data-table="{table_id}"]')).to_contain_text("Bot")
+    page.screenshot(path=shots / "lobby.png", full_page=True)
+
+    page.goto(f"{live}/tables/{table_id}/")
+    press_ready(page)
+    declare_if_offered(page)
+    play_until(page, table_id, 0, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 6)
+    expect(page.locator("#last-trick .line")).to_have_count(4)
+    page.screenshot(path=shots / "table-desktop.png")
+
+    assert play_until(page, table_id, 0, lambda s: False) == "end"
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(page.locator("#result-kitty .card")).to_have_count(8)
+    expect(result.locator("#result-ledger tbody tr")).to_have_count(4)
+    expect(page.locator("#result-lines")).to_contain_text("→")
+    page.screenshot(path=shots / "result.png")
+
+    hand_result = game_state(table_id).state["result"]
+    assert hand_result["deltas"][0] != 0
+    # Settlement runs in the worker after the hand: the profile shows it once it has.
+    expected = 1000 + hand_result["deltas"][0] * 10
+    for _ in range(50):
+        page.goto(f"{live}/accounts/profile/")
+        if page.locator("#balance").inner_text() == str(expected):
+            break
+        time.sleep(0.2)
+    expect(page.locator("#balance")).to_have_text(str(expected))
+    expect(page.locator("#ledger tbody tr")).to_have_count(2)
+    expect(page.locator("#recent-hands tbody tr")).to_have_count(1)
+
+
+def test_spectator_sees_the_table_but_never_a_hidden_card(live, new_context, make_user, shots):
+    make_user(username="player")
+    make_user(username="watcher")
+    phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    log_in(phone, live, "player")
+    table_id = seated_with_bots(phone, live)
+
+    spectator = new_context(viewport=DESKTOP).new_page()
+    frames = frames_of(spectator)
+    log_in(spectator, live, "watcher")
+    spectator.goto(f"{live}/tables/{table_id}/?watch=1")
+    expect(spectator.locator(".watch-note")).to_be_visible()
+
+    press_ready(phone)
+    play_until(phone, table_id, 0, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 3)
+    expect(spectator.locator("#last-trick .line")).to_have_count(4)
+    # The phone has no horizontal scrolling, even with a full hand and a trick on the table.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=shots / "table-phone.png", full_page=True)
+
+    state = game_state(table_id).state
+    public = set(_public_cards(state))
+    # The spectator's page: the table, the tricks and the score, and no hand at all.
+    assert spectator.locator("#hand").count() == 0
+    expect(spectator.locator("#fact-points")).to_have_text(str(state["points"]))
+    shown = spectator.eval_on_selector_all(".card[data-card]", "els => els.map(e => e.dataset.card)")
+    assert shown and set(shown) <= public
+    # Its socket frames: no hand, no kitty before the end, no seat-only event.
+    assert frames
+    for frame in frames:
+        for view in _views_in(frame):
+            assert "hand" not in view
+            assert view["phase"] == "end" or "kitty" not in view
+        for event in frame.get("events", []):
+            assert event["type"] not in HIDDEN_EVENTS, event
+    # A player's own frames do carry their hand, so the check above is not vacuous.
+    assert game_state(table_id).state["hands"][0]
+
+
+def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_user):
+    make_user(username="careless")
+    page = new_context(viewport=DESKTOP).new_page()
+    log_in(page, live, "careless")
+    table_id = seated_with_bots(page, live)
+    press_ready(page)
+
+    while True:
+        kind = wait_my_move(page)
+        assert kind != "end", "the hand ended before an illegal follow was possible"
+        game = game_state(table_id)
+        illegal = _illegal_follow(game.state, 0) if kind == "play" else None
+        if illegal:
+            break
+        make_move(page, table_id, 0, kind)
+
+    before = hand_cards(page).count()
+    click_cards(page, illegal)
+    page.click("#act-play")
+    expect(page.locator("#notice")).to_contain_text("You must follow")
+    expect(page.locator("#notice")).to_have_class(re.compile("error"))
+    after = game_state(table_id)
+    assert (after.version, after.state["hands"][0]) == (game.version, game.state["hands"][0])
+    assert hand_cards(page).count() == before
+    expect(page.locator("#act-play")).to_be_visible()
+
+
+def test_switching_the_language_switches_the_texts(live, new_context, make_user):
+    make_user(username="polyglot")
+    page = new_context(viewport=DESKTOP).new_page()
+    log_in(page, live, "polyglot")
+    page.goto(f"{live}/lobby/")
+    expect(page.locator("main h1")).to_have_text("Lobby")
+    expect(page.locator("#create-table button[type=submit]")).to_have_text("Create table and sit")
+
+    page.select_option("#language-switch", "zh-hans")
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    expect(page.locator("main h1")).to_have_text("游戏大厅")
+    expect(page.locator("#create-table button[type=submit]")).to_have_text("开桌并入座")
+    table_id = create_classic_table(page, live)
+    expect(page.locator(".facts")).to_contain_text("主牌")
+    # The table script speaks the page's language too (its catalog comes from the server).
+    expect(page.locator("#phase-text")).to_contain_text("等待")
+
+    page.select_option("#language-switch", "en")
+    page.wait_for_load_state()
+    expect(page).to_have_url(re.compile(f"/tables/{table_id}/$"))
+    expect(page.locator(".facts")).to_contain_text("Trump")
+    expect(page.locator("#phase-text")).to_contain_text("Waiting")
+
+
+# --- what the tests know about the game ----------------------------------------------------------
+
+
+def _views_in(frame):
+    for candidate in (frame, frame.get("snapshot") or {}):
+        if candidate.get("view"):
+            yield candidate["view"]
+
+
+def _public_cards(state):
+    """Every card a spectator may be shown: the tricks so far and the current one."""
+    cards = [c for t in state["tricks"] for p in t["plays"] for c in p]
+    if state.get("trick"):
+        cards += [c for p in state["trick"]["plays"] for c in p]
+    return [TOKENS[c] for c in cards]
+
+
+def _illegal_follow(state, seat):
+    """Cards of the right count that break the follow rules, or None when every choice is legal."""
+    trick = state["trick"]
+    if state["turn"] != seat or not trick["plays"]:
+        return None
+    machine = machine_for(state["variant"])
+    variant, ctx = machine.variant, machine.context(state)
+    shape = variant.lead_shape(ctx, trick["shape_cards"])
+    hand = state["hands"][seat]
+    n = len(trick["shape_cards"])
+    for cards in itertools.islice(itertools.combinations(hand, n), 2000):
+        if not variant.is_legal_follow(ctx, shape, hand, list(cards)):
+            return format_cards(list(cards))
+    return None
+

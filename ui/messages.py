@@ -1,0 +1,108 @@
+"""Words for the server's stable error codes and the table client's labels, in the active
+language. The table page hands `client_catalog()` to its script, so the browser explains a
+refusal in the player's language while the server only ever sends a code."""
+
+from django.utils.translation import gettext_lazy as _
+
+# Error codes of games.services / the engine / the sockets (docs/protocol.md).
+ERRORS = {
+    "illegal_follow": _("That follow is not allowed."),
+    "illegal_lead": _("That lead is not allowed: lead one single, pair or tractor, or a throw "
+                      "of one suit."),
+    "throw_refused": _("You cannot throw these cards (甩牌): you hold a card that beats part of "
+                       "the throw. Lead again."),
+    "not_your_turn": _("It is not your turn."),
+    "cards_not_held": _("You do not hold these cards."),
+    "play_not_in_hand": _("You do not hold these cards."),
+    "declaration_rejected": _("This declaration (亮主) does not beat the standing one."),
+    "wrong_count": _("Wrong number of cards."),
+    "stale_version": _("The table moved on before your action arrived; it has been refreshed."),
+    "wrong_phase": _("That is not possible at this point of the hand."),
+    "bad_cards": _("Select some cards first."),
+    "bad_card": _("Select some cards first."),
+    "illegal_bid": _("That bid is not allowed."),
+    "bidding_over": _("The bidding is over."),
+    "bad_trump": _("That trump cannot be named."),
+    "surrender_not_allowed": _("You cannot surrender now."),
+    "hand_in_progress": _("Seats change between hands."),
+    "seat_taken": _("That seat is taken."),
+    "already_seated": _("You already have a seat at a table."),
+    "balance_too_low": _("Your points do not cover the worst loss at this stake."),
+    "bad_stake": _("The base stake must be 1 or more."),
+    "bad_seat": _("There is no such seat."),
+    "not_seated": _("You have no seat at this table."),
+    "not_your_seat": _("You can only act for your own seat."),
+    "no_such_table": _("There is no such table."),
+    "no_hand": _("No hand is being played."),
+    "hand_over": _("The hand has ended."),
+    "unknown_variant": _("There is no such game."),
+    "bad_decks": _("Point bidding plays with one or two decks."),
+    "bad_timeout": _("The turn time is 5 to 300 seconds."),
+    "spectator": _("Spectators cannot act."),
+}
+GENERIC_ERROR = _("That action was refused.")
+
+# Labels and sentences the table script shows. {n}, {suit} and the like are filled in there.
+LABELS = {
+    # follow explanations (illegal_follow): the script picks one from the lead's shape
+    "follow_single": _("You must follow with {suit} while you hold any."),
+    "follow_pair": _("You must follow with a pair of {suit} if you hold one."),
+    "follow_pairs": _("You must follow with pairs of {suit} (up to {n}) while you hold them."),
+    "follow_tractor": _("You must follow with a tractor (拖拉机) of {suit} if you hold one, "
+                        "else with pairs of {suit}."),
+    "follow_count": _("Play exactly {n} cards."),
+    "bury_count": _("Select exactly {n} cards to bury (埋底)."),
+    "suit_S": _("spades"), "suit_H": _("hearts"), "suit_C": _("clubs"), "suit_D": _("diamonds"),
+    "suit_T": _("trumps (主)"),
+    "phase_waiting": _("Waiting for four players to press Ready"),
+    "phase_deal": _("Dealing — declare trump (亮主) now"),
+    "phase_declare": _("Last chance to declare (亮主)"),
+    "phase_bid": _("Bidding (叫分)"),
+    "phase_trump": _("The dealer names trump"),
+    "phase_bury": _("The dealer buries the kitty (埋底)"),
+    "phase_play": _("Playing tricks"),
+    "phase_end": _("Hand over"),
+    "your_turn": _("Your turn"),
+    "turn_of": _("{name} to play"),
+    "play": _("Play"), "bury": _("Bury (埋底)"), "ready": _("Ready"),
+    "next_hand": _("Next hand"), "take_back": _("Take back control (取消托管)"),
+    "leave": _("Leave seat"), "pass": _("Pass"),
+    "declare": _("Declare (亮主)"), "no_trump": _("No trump (无主)"),
+    "bid": _("Bid {n}"), "name_trump": _("Trump: {suit}"),
+    "dealer": _("Dealer (庄家)"), "auto": _("Auto-play (托管)"), "offline": _("Offline"),
+    "ready_mark": _("Ready"), "bot": _("Bot"), "empty": _("Empty seat"),
+    "team_a": _("Team A"), "team_b": _("Team B"), "level": _("Level (级)"),
+    "cards": _("{n} cards"), "seconds": _("{n} s"),
+    "trump": _("Trump (主)"), "trump_unknown": _("not yet declared"),
+    "points": _("Defenders' points"), "kitty": _("Kitty (底牌)"),
+    "last_trick": _("Last trick"), "trick": _("Current trick"),
+    "result_title": _("Result of the hand"),
+    "winner_dealer": _("The dealer's side (庄家) wins"),
+    "winner_defenders": _("The defenders win"),
+    "escape": _("Seat {seat} left the table: escape penalty"),
+    "levels_move": _("Levels (级): {before} → {after}"),
+    "kitty_bonus": _("Kitty bonus (抠底): {points} × {m}"),
+    "defender_total": _("Defenders' points: {n}"),
+    "ledger": _("Points won or lost"), "stake": _("Base stake: {n}"),
+    "reconnecting": _("Connection lost — reconnecting…"),
+    "declared": _("{name} declared {cards}"),
+    "throw_failed": _("{name}'s throw (甩牌) failed: only {cards} was played"),
+    "selected": _("{n} selected"),
+    "you": _("you"),
+    "watching": _("You are watching (旁观)"),
+    "add_bot": _("Add bot"), "sit": _("Sit"),
+    "replaced": _("This seat was opened in another window or tab."),
+}
+
+
+def action_error_text(code):
+    return str(ERRORS.get(code, GENERIC_ERROR))
+
+
+def client_catalog():
+    """Everything the table script says, in the active language."""
+    return {
+        "errors": {code: str(text) for code, text in ERRORS.items()},
+        "error": str(GENERIC_ERROR),
+        "labels": {key: str(text) for key, text in LABELS.items()},
+    }

@@ -1,0 +1,29 @@
+"""Reads for the lobby and profile pages (no locks; nothing here changes state)."""
+
+from django.db.models import Prefetch
+
+from games.models import HandPlayer
+from lobby.models import Room, Seat, Table
+
+
+def lobby_rooms():
+    """Every room with its tables, each table with its seats (and who sits there) and phase."""
+    tables = (Table.objects.select_related("game").order_by("-created_at")
+              .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")
+                                         .order_by("number"))))
+    return list(Room.objects.order_by("name").prefetch_related(Prefetch("tables", queryset=tables)))
+
+
+def seat_of(*, user, table_id=None):
+    """The user's seat as (table id, seat number), or None; with `table_id`, the seat number
+    at that table or None."""
+    seats = Seat.objects.filter(user=user)
+    if table_id is not None:
+        return seats.filter(table_id=table_id).values_list("number", flat=True).first()
+    return seats.values_list("table_id", "number").first()
+
+
+def recent_hands(*, user, limit=10):
+    """The user's latest hands with what each paid them (None until settled)."""
+    return list(HandPlayer.objects.filter(user=user).select_related("hand", "hand__table")
+                .order_by("-hand_id")[:limit])
