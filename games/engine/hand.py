@@ -285,7 +285,7 @@ class HandMachine:
         for i in range(dealt, min(dealt + count, len(deck))):
             seat = order[i]
             state["hands"][seat].append(deck[i])
-            events.append({"type": "dealt", "to": seat, "card": format_cards([deck[i]])[0]})
+            events.append({"type": "dealt", "to": seat, "card": TOKENS[deck[i]]})
         if sum(len(h) for h in state["hands"]) == len(deck):
             state["phase"] = "declare"
             events.append({"type": "deal_done", "to": None})
