@@ -484,7 +484,11 @@ def follow(k):
             return min(safe, key=lambda q: (sum(value(ctx, c) for c in q), sorted(q)))
         return cheap
     if safe:
-        best = min(safe, key=lambda q: (sum(value(ctx, c) for c in q) - POINT_WEIGHT * points(q), sorted(q)))
+        # Add own points to the trick only when nobody is left to prove "holds" wrong
+        # (an unknown void can still over-ruff).
+        certain = not any(not same_side(k, s, k.seat) for s in after)
+        bonus = POINT_WEIGHT if certain else 0
+        best = min(safe, key=lambda q: (sum(value(ctx, c) for c in q) - bonus * points(q), sorted(q)))
         extra = sum(value(ctx, c) for c in best) - sum(value(ctx, c) for c in cheap)
         stake = table + points(best)
         if stake > 0 or extra <= 4 or ctx.cls[best[0]] == shape.cls:
