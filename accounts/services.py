@@ -144,8 +144,9 @@ def point_account_open(*, user):
     return account
 
 
-def user_create(*, username, password, display_name, preferred_language=User.Language.ENGLISH,
-                is_bot=False):
+def user_create(
+    *, username, password, display_name, preferred_language=User.Language.ENGLISH, is_bot=False
+):
     """Create a user; the post_save receiver opens the point account in the same transaction."""
     with transaction.atomic():
         return User.objects.create_user(

@@ -113,7 +113,9 @@ def test_profile_needs_a_login(client):
 def test_language_switch_sets_the_cookie_and_remembers_the_choice(client, make_user):
     user = make_user(preferred_language="en")
     client.force_login(user)
-    response = client.post(reverse("accounts:language"), {"language": "zh-hans", "next": "/accounts/profile/"})
+    response = client.post(
+        reverse("accounts:language"), {"language": "zh-hans", "next": "/accounts/profile/"}
+    )
     assert response.status_code == 302 and response.url == "/accounts/profile/"
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
     user.refresh_from_db()
@@ -147,8 +149,16 @@ def test_admin_lists_users_and_shows_the_ledger_read_only(client, make_user):
     assert client.get(reverse("admin:accounts_user_changelist")).status_code == 200
     assert client.get(reverse("admin:accounts_user_change", args=[player.pk])).status_code == 200
     grant = LedgerTransaction.objects.get(key=f"grant:{player.pk}")
-    assert client.get(reverse("admin:accounts_ledgertransaction_change", args=[grant.pk])).status_code == 200
+    assert (
+        client.get(reverse("admin:accounts_ledgertransaction_change", args=[grant.pk])).status_code
+        == 200
+    )
     assert client.get(reverse("admin:accounts_ledgertransaction_add")).status_code == 403
     assert client.get(reverse("admin:accounts_ledgerentry_changelist")).status_code == 200
-    assert client.post(reverse("admin:accounts_ledgertransaction_delete", args=[grant.pk]), {"post": "yes"}).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:accounts_ledgertransaction_delete", args=[grant.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
     assert LedgerTransaction.objects.filter(pk=grant.pk).exists()
