@@ -80,8 +80,15 @@ class Platform:
         """Ctrl-C; returns the processes that were running under the script."""
         running = self.descendants()
         os.killpg(self.process.pid, signal.SIGINT)
-        self.process.wait(timeout=60)
-        self.log.close()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            # Fail, but leave nothing behind for the rest of the suite.
+            for process in [*running, psutil.Process(self.process.pid)]:
+                process.kill()
+            raise
+        finally:
+            self.log.close()
         return running
 
 
