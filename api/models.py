@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.db import models
 
+from accounts.models import User
+
 
 class SittingBan(models.Model):
     """An operator's ban: the user may not sit at a table from `starts_at` until `ends_at`.
@@ -48,3 +50,10 @@ class TableClosure(models.Model):
 
     def __str__(self):
         return f"table {self.table_id} closed"
+
+
+class Bot(User):
+    """Bot players, listed apart in the admin (a proxy: the same rows as accounts.User)."""
+
+    class Meta:
+        proxy = True

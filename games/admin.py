@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from api.admin_actions import HandOperatorActions
 from games.models import GameEvent, GameState, Hand, HandPlayer
 
 
@@ -33,7 +34,7 @@ class HandPlayerInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(HandOperatorActions, ReadOnlyAdmin):
     list_display = ("id", "table", "number", "variant", "base_stake", "dealer", "trump",
                     "defender_points", "escaped_seat", "settled", "started_at", "ended_at")
     list_filter = ("variant", "settled")

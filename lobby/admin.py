@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from api.admin_actions import TableOperatorActions
 from lobby.models import Room, Seat, Table
 
 
@@ -21,7 +22,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(TableOperatorActions, admin.ModelAdmin):
     list_display = ("id", "room", "name", "variant", "base_stake", "turn_timeout", "spectators",
                     "created_at")
     list_filter = ("variant", "room")

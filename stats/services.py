@@ -5,6 +5,7 @@ from django.db.models import Case, F, FloatField, Value, When
 from django.db.models.functions import Cast
 
 from games.engine.hand import machine_for
+from lobby.models import Table
 from stats.models import ALL_VARIANTS, PlayerStats, RecordedHand
 
 
@@ -30,6 +31,7 @@ def stats_record_hand(*, hand):
     deltas = result.get("deltas") or [0, 0, 0, 0]
     escaped = result.get("escape")
     machine = machine_for(hand.variant)
+    options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
     players = list(hand.players.all())
     variants = (hand.variant, ALL_VARIANTS)
     PlayerStats.objects.bulk_create(
@@ -43,7 +45,8 @@ def stats_record_hand(*, hand):
         # An escape ends the hand before anyone declares: nobody is on a side.
         dealer_side = None
         if hand.dealer is not None and escaped is None:
-            dealer_side = not machine.defends({"dealer": hand.dealer}, seat)
+            # The engine's own rule (point_bid's dealer plays alone, others by team).
+            dealer_side = not machine.defends({"dealer": hand.dealer, "options": options}, seat)
         paid = player.points if player.points is not None else 0
         PlayerStats.objects.filter(user_id=player.user_id, variant__in=variants).update(
             hands_played=F("hands_played") + 1,

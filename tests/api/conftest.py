@@ -88,13 +88,15 @@ def hand_play_until(table, users, *, tricks=None):
 def finished_hand(table_factory):
     """A classic hand played to the end through games.services, settled and counted."""
 
-    def make(variant="classic", **extra):
+    def make(variant="classic", settle=True, **extra):
         table, users = table_factory(variant=variant, **extra)
         hand = hand_start(table, users)
         hand_play_until(table, users)
-        hand_settle(hand_id=hand.pk)
+        if settle:
+            hand_settle(hand_id=hand.pk)
+            hand.refresh_from_db()
+            stats_record_hand(hand=hand)
         hand.refresh_from_db()
-        stats_record_hand(hand=hand)
         return hand, table, users
 
     return make
