@@ -2,6 +2,7 @@
 data directory, daphne on a free port, a Celery worker and beat. A page and a websocket must
 answer, the data must survive a restart, and Ctrl-C must leave no process behind."""
 
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -84,8 +85,10 @@ class Platform:
             self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             # Fail, but leave nothing behind for the rest of the suite.
-            for process in [*running, psutil.Process(self.process.pid)]:
-                process.kill()
+            for process in running:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    process.kill()
+            self.process.kill()
             raise
         finally:
             self.log.close()
