@@ -94,7 +94,7 @@ class LedgerTransaction(AppendOnlyModel):
 
     key = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    # What the points moved for, e.g. the hand, table or user id.
+    # What the points moved for, as "<thing>:<id>": "hand:12", "table:3", "user:7" (a grant).
     reference = models.CharField(max_length=100)
     memo = models.CharField(max_length=200, blank=True)
     # Corrections are new transactions that undo an old one, at most once.

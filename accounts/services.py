@@ -138,7 +138,7 @@ def point_account_open(*, user):
                 key=f"grant:{user.pk}",
                 entries=[(system_account_get_or_create(code=HOUSE), -grant), (account, grant)],
                 kind=LedgerTransaction.Kind.GRANT,
-                reference=str(user.pk),
+                reference=f"user:{user.pk}",
                 memo="opening grant",
             )
     return account

@@ -38,7 +38,7 @@ def test_new_user_gets_the_opening_grant_from_the_house(make_user, settings):
     house = system_account_get_or_create(code=HOUSE)
     assert point_balance(user=user) == settings.POINTS_OPENING_GRANT == 1000
     grant = LedgerTransaction.objects.get(key=f"grant:{user.pk}")
-    assert grant.kind == "grant" and grant.reference == str(user.pk)
+    assert grant.kind == "grant" and grant.reference == f"user:{user.pk}"
     assert sorted(e.amount for e in grant.entries.all()) == [-1000, 1000]
     assert house.balance == -1000 and house.floor is None
     assert [e.transaction for e in ledger_history(user=user)] == [grant]
