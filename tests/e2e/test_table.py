@@ -121,10 +121,9 @@ def declare_if_offered(page, window_seconds=6.0):
 
 
 def play_until(page, table_id, seat, done):
-    """Play the hand by clicking until `done(state)` holds or the result screen shows."""
+    """Play the hand by clicking until `done(state)` holds when it is the player's move (so the
+    table waits for them), or the result screen shows."""
     while True:
-        if done(game_state(table_id).state):
-            return "stopped"
         kind = wait_my_move(page)
         if kind == "end":
             return "end"
