@@ -16,7 +16,8 @@ The policy, in the order a hand goes:
   the trump suit it would name by how much of the hand becomes trump under that suit
   (the variant's own trump context decides what is trump, so level cards, jokers and
   permanent trumps count). Declare when that share is well above the third a hand
-  holds on average, or at the window to take the deal/trump from the other side.
+  holds on average, or at the window to take the deal/trump from the other side; in
+  the window with nothing declared, declare the best option rather than force a redeal.
   Never override a partner.
 - **Bury**: keep trumps and every point card; bury low plain cards, emptying the
   shortest suits first (a void lets the dealer ruff later), and break no pair or ace
@@ -246,6 +247,8 @@ def declare_action(k):
         return None
     best = max(options, key=lambda a: (trump_share(k, suit_of(a["cards"][0])), -len(a["cards"])))
     share = trump_share(k, suit_of(best["cards"][0]))
+    if window and standing is None:
+        return best  # the last chance: any trump beats a redeal (or 3 of them: guigang stops)
     need = DECLARE_SHARE if not window else 0.30
     if standing is not None:
         need -= 0.04  # taking trump from the other side is worth a little more

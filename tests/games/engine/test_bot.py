@@ -2,6 +2,7 @@
 cards, and the policy's table-driven situations."""
 
 import random
+from itertools import islice
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from games.engine.bot import bot_action, bury_cards, seen
 from games.engine.cards import POINTS, counts_of, parse_cards
 from games.engine.context import TRUMP
 from games.engine.hand import machine_for
-from games.engine.moves import lowest_follow
+from games.engine.moves import legal_follows, lowest_follow
 from games.engine.registry import VARIANTS
 
 S, H, C, D = 0, 1, 2, 3
@@ -43,9 +44,10 @@ def garbled(state, seat, rng):
     return s
 
 
-def drive(variant_id, seed, bots=(0, 1, 2, 3), check_blind=False):
+def drive(variant_id, seed, bots=(0, 1, 2, 3), check_blind=False, on_play=None):
     """Play one hand with bots in ``bots`` (random-legal play elsewhere); every bot action
-    goes through ``apply``, which raises RuleError on anything illegal."""
+    goes through ``apply``, which raises RuleError on anything illegal. ``on_play(machine,
+    state, seat, cards)`` sees each bot play before it is applied."""
     machine = machine_for(variant_id)
     rng = random.Random(seed)
     state = machine.new_match(seed)
@@ -75,6 +77,8 @@ def drive(variant_id, seed, bots=(0, 1, 2, 3), check_blind=False):
         if seat in bots:
             action = bot(state, seat)
             assert action is not None
+            if on_play and state["phase"] == "play":
+                on_play(machine, state, seat, action["cards"])
         elif state["phase"] == "play":
             action = {"type": "play", "seat": seat, "cards": machine.random_play(state, seat, rng)}
         else:
@@ -106,6 +110,54 @@ def test_bots_beside_random_players_are_legal(variant_id, seed):
 def test_decisions_ignore_hidden_cards(variant_id, seed):
     """Replacing every card the seat cannot see by garbage never changes its action."""
     drive(variant_id, seed, bots=(0, 1, 2, 3), check_blind=True)
+
+
+def last_to_play(machine, state):
+    """(variant, ctx, shape, plays, winner seat, points on the table) when the seat to
+    act is the last of the trick, else None."""
+    trick = state["trick"]
+    if len(trick["plays"]) != 3:
+        return None
+    v = machine.variant
+    ctx = machine.context(state)
+    shape = v.lead_shape(ctx, trick["shape_cards"])
+    plays = trick["plays"]
+    winner = (trick["leader"] + v.trick_winner(ctx, plays, shape)) % 4
+    return v, ctx, shape, plays, winner, sum(POINTS[c] for p in plays for c in p)
+
+
+def takes_points_when_last(machine, state, seat, cards):
+    """Last to play, an opponent winning 10+ points: if some legal play wins, the bot's does."""
+    found = last_to_play(machine, state)
+    if found is None:
+        return
+    v, ctx, shape, plays, winner, table = found
+    if machine.defends(state, winner) == machine.defends(state, seat) or table < 10:
+        return
+    hand = state["hands"][seat]
+    follows = islice(legal_follows(v, ctx, shape, hand), 3000)
+    if any(v.trick_winner(ctx, plays + [list(q)], shape) == 3 for q in follows):
+        assert v.trick_winner(ctx, plays + [cards], shape) == 3, (plays, cards)
+
+
+def spares_trumps_for_partner(machine, state, seat, cards):
+    """Last to play, the partner winning a plain lead: no trump unless every play has one."""
+    found = last_to_play(machine, state)
+    if found is None:
+        return
+    v, ctx, shape, plays, winner, _ = found
+    if winner == seat or machine.defends(state, winner) != machine.defends(state, seat) or shape.cls == TRUMP:
+        return
+    if not any(ctx.cls[c] == TRUMP for c in lowest_follow(v, ctx, shape, state["hands"][seat])):
+        assert not any(ctx.cls[c] == TRUMP for c in cards), (plays, cards)
+
+
+@pytest.mark.parametrize("variant_id", PLAYABLE)
+@pytest.mark.parametrize("check", [takes_points_when_last, spares_trumps_for_partner])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9))
+def test_last_seat_policy(variant_id, check, seed):
+    drive(variant_id, seed, bots=(0, 2), on_play=check)
 
 
 def test_later_hands_stay_legal():
