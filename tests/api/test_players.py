@@ -1,7 +1,9 @@
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 
+from stats.models import PlayerStats, RecordedHand
 from stats.services import stats_record_hand
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +108,12 @@ def test_stats_count_every_seat_once(settled_rows, now, api):
     seat1 = api.get(f"/api/v1/players/{settled_rows.users[1].pk}/stats/").json()[1]
     assert (seat1["hands_lost"], seat1["dealer_side_played"], seat1["win_rate"]) == (1, 1, 0.0)
     assert seat1["points_lost"] == 20
+
+
+def test_stats_backfill_counts_settled_hands_once(finished_hand):
+    hand, table, users = finished_hand()
+    RecordedHand.objects.all().delete()
+    PlayerStats.objects.all().delete()
+    call_command("stats_backfill")
+    call_command("stats_backfill")
+    assert PlayerStats.objects.get(user=users[0], variant="classic").hands_played == 1
