@@ -21,13 +21,19 @@ def random_lead(ctx, hand, rng):
     """A random unit: a random card, a random number of its copies, and half the time a
     random tractor through it of those copies (listing every unit of a 54-card hand first
     would cost more than the rest of the trick)."""
-    c = rng.choice(hand)
-    copies = rng.randint(1, hand.count(c))
+    c = pick(hand, rng)
+    copies = 1 + int(rng.random() * hand.count(c))
     if copies >= 2 and rng.random() < 0.5:
         runs = [t for t in tractors(ctx, counts_of(hand), copies) if c in t[2]]
         if runs:
-            return rng.choice(runs).expand()
+            return pick(runs, rng).expand()
     return [c] * copies
+
+
+def pick(items, rng):
+    """A uniform element; ``rng.random`` is a C call, ``rng.choice`` a Python loop, and the
+    random player draws several per play."""
+    return items[int(rng.random() * len(items))]
 
 
 class GuigangMachine(HandMachine):
@@ -155,14 +161,14 @@ class GuigangMachine(HandMachine):
         if n == 1:
             # Uniform over the led class's cards by rejection: most hands hold some.
             for _ in range(SINGLE_TRIES):
-                c = rng.choice(hand)
+                c = pick(hand, rng)
                 if cls[c] == shape.cls:
                     return [c]
         suit = [c for c in hand if cls[c] == shape.cls]
         if len(suit) <= n:
             return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
         if n == 1:
-            return [rng.choice(suit)]
+            return [pick(suit, rng)]
         counts = counts_of(suit)
         priority = {c: rng.random() for c in counts}
         return cheapest_follow(ctx, counts, n, priority.__getitem__)
