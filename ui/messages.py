@@ -71,7 +71,7 @@ LABELS = {
     "bid": _("Bid {n}"), "name_trump": _("Trump: {suit}"),
     "dealer": _("Dealer (庄家)"), "auto": _("Auto-play (托管)"), "offline": _("Offline"),
     "ready_mark": _("Ready"), "bot": _("Bot"), "empty": _("Empty seat"),
-    "team_a": _("Team A"), "team_b": _("Team B"), "level": _("Level (级)"),
+    "team_a": _("Team A"), "team_b": _("Team B"), "level_short": _("Lv"),
     "cards": _("{n} cards"), "seconds": _("{n} s"),
     "trump": _("Trump (主)"), "trump_unknown": _("not yet declared"),
     "points": _("Defenders' points"), "kitty": _("Kitty (底牌)"),

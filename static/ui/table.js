@@ -262,10 +262,20 @@
     box.appendChild(name);
     var meta = document.createElement("div");
     meta.className = "meta";
-    var parts = [(team ? L.team_b : L.team_a)];
-    if (v && v.levels) parts.push(L.level + " " + rankName(v.levels[team]));
-    if (v) parts.push(fmt(L.cards, { n: v.counts[seat] }));
-    meta.textContent = parts.join(" · ");
+    // Compact enough for the side seats of a phone: team letter, level, cards left.
+    var teamChip = document.createElement("span");
+    teamChip.className = "team";
+    teamChip.textContent = team ? "B" : "A";
+    teamChip.title = team ? L.team_b : L.team_a;
+    meta.appendChild(teamChip);
+    function chip(text, cls) {
+      var c = document.createElement("span");
+      c.className = cls;
+      c.textContent = text;
+      meta.appendChild(c);
+    }
+    if (v && v.levels) chip(L.level_short + " " + rankName(v.levels[team]), "lv");
+    if (v) chip(fmt(L.cards, { n: v.counts[seat] }), "count");
     box.appendChild(meta);
     var marks = document.createElement("div");
     marks.className = "marks";

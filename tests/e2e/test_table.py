@@ -81,6 +81,29 @@ def click_cards(page, tokens):
         page.locator(f'#hand .card[data-card="{token}"]').nth(k).click(position={"x": 8, "y": 30})
 
 
+def keyboard_select(page, tokens):
+    """Select `tokens` with the keyboard only: arrows move along the hand, Space toggles."""
+    order = [hand_cards(page).nth(i).get_attribute("data-card") for i in range(hand_cards(page).count())]
+    targets, used = [], set()
+    for token in tokens:
+        i = next(i for i, t in enumerate(order) if t == token and i not in used)
+        used.add(i)
+        targets.append(i)
+    page.locator('#hand .card[tabindex="0"]').focus()
+    for target in targets:
+        at = int(page.evaluate("document.activeElement.dataset.index"))
+        key = "ArrowRight" if target > at else "ArrowLeft"
+        for _ in range(abs(target - at)):
+            page.keyboard.press(key)
+        page.keyboard.press("Space")
+    expect(page.locator('#hand .card[aria-pressed="true"]')).to_have_count(len(tokens))
+
+
+def no_horizontal_scroll(page):
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
+
+
 def wait_my_move(page):
     """Until the player can bury or play, or the hand is over; returns which."""
     either = page.locator("#act-play, #act-bury, #result:not([hidden])").first
@@ -155,6 +178,7 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     table_id = seated_with_bots(page, live)
     page.goto(f"{live}/lobby/")
     expect(page.locator(f'.table-card[data-table="{table_id}"]')).to_contain_text("Bot")
+    no_horizontal_scroll(page)
     page.screenshot(path=shots / "lobby.png", full_page=True)
 
     page.goto(f"{live}/tables/{table_id}/")
@@ -162,6 +186,7 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     declare_if_offered(page)
     play_until(page, table_id, 0, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 6)
     expect(page.locator("#last-trick .line")).to_have_count(4)
+    no_horizontal_scroll(page)
     page.screenshot(path=shots / "table-desktop.png")
 
     assert play_until(page, table_id, 0, lambda s: False) == "end"
@@ -170,6 +195,7 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     expect(page.locator("#result-kitty .card")).to_have_count(8)
     expect(result.locator("#result-ledger tbody tr")).to_have_count(4)
     expect(page.locator("#result-lines")).to_contain_text("→")
+    no_horizontal_scroll(page)
     page.screenshot(path=shots / "result.png")
 
     hand_result = game_state(table_id).state["result"]
@@ -191,7 +217,11 @@ def test_spectator_sees_the_table_but_never_a_hidden_card(live, new_context, mak
     make_user(username="watcher")
     phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     log_in(phone, live, "player")
+    no_horizontal_scroll(phone)
     table_id = seated_with_bots(phone, live)
+    phone.goto(f"{live}/lobby/")
+    no_horizontal_scroll(phone)
+    phone.goto(f"{live}/tables/{table_id}/")
 
     spectator = new_context(viewport=DESKTOP).new_page()
     frames = frames_of(spectator)
@@ -203,7 +233,7 @@ def test_spectator_sees_the_table_but_never_a_hidden_card(live, new_context, mak
     play_until(phone, table_id, 0, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 3)
     expect(spectator.locator("#last-trick .line")).to_have_count(4)
     # The phone has no horizontal scrolling, even with a full hand and a trick on the table.
-    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    no_horizontal_scroll(phone)
     phone.screenshot(path=shots / "table-phone.png", full_page=True)
 
     state = game_state(table_id).state
@@ -242,14 +272,54 @@ def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_u
         make_move(page, table_id, 0, kind)
 
     before = hand_cards(page).count()
-    click_cards(page, illegal)
-    page.click("#act-play")
+    keyboard_select(page, illegal)
+    page.keyboard.press("p")  # plays the selection, like the Play button
     expect(page.locator("#notice")).to_contain_text("You must follow")
     expect(page.locator("#notice")).to_have_class(re.compile("error"))
     after = game_state(table_id)
     assert (after.version, after.state["hands"][0]) == (game.version, game.state["hands"][0])
     assert hand_cards(page).count() == before
     expect(page.locator("#act-play")).to_be_visible()
+
+
+def test_reconnect_shows_a_banner_and_catches_up_without_a_reload(live, new_context, make_user):
+    """The socket drops mid-hand and stays down while the platform plays for the seat (托管,
+    P6); when it comes back, `hello` with the last seq brings the page up to date in place."""
+    make_user(username="flaky")
+    page = new_context(viewport=DESKTOP).new_page()
+    network = {"up": True, "routes": []}
+
+    def route(ws):
+        if not network["up"]:
+            ws.close(code=4000, reason="network down")
+            return
+        network["routes"].append((ws, ws.connect_to_server()))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    log_in(page, live, "flaky")
+    table_id = seated_with_bots(page, live)
+    press_ready(page)
+    play_until(page, table_id, 0, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 2)
+    page.evaluate("window.sameDocument = true")
+    tricks_before = len(game_state(table_id).state["tricks"])
+
+    network["up"] = False
+    for ws, server in network["routes"]:
+        server.close()
+        ws.close(code=4000, reason="network down")
+    expect(page.locator("#conn-banner")).to_be_visible()
+    for _ in range(100):  # the seat is on 托管: the platform plays for it while the page is away
+        if len(game_state(table_id).state["tricks"]) >= tricks_before + 2:
+            break
+        time.sleep(0.1)
+    assert len(game_state(table_id).state["tricks"]) >= tricks_before + 2
+
+    network["up"] = True
+    expect(page.locator("#conn-banner")).to_be_hidden(timeout=15_000)
+    state = game_state(table_id).state
+    expect(hand_cards(page)).to_have_count(len(state["hands"][0]))
+    expect(page.locator("#fact-points")).to_have_text(str(state["points"]))
+    assert page.evaluate("window.sameDocument") is True
 
 
 def test_switching_the_language_switches_the_texts(live, new_context, make_user):
