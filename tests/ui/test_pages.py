@@ -1,0 +1,69 @@
+"""The lobby and table pages without a browser: who may create, sit, add bots and watch."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games.services import table_sit
+from lobby.models import Seat, Table
+from lobby.services import room_default_get_or_create, table_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def player(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    return user
+
+
+def client_config(response):
+    return json.loads(response.content.decode().split('id="table-client" type="application/json">')[1]
+                      .split("</script>")[0])
+
+
+def test_creating_a_table_seats_its_creator_at_the_chosen_stake(client, player):
+    response = client.post(reverse("ui:table_create"), {
+        "variant": "classic", "base_stake": 20, "turn_timeout": 25, "decks": ""})
+    table = Table.objects.get()
+    assert response.url == reverse("ui:table", args=[table.pk])
+    assert table.base_stake == 20
+    assert Seat.objects.get(user=player).number == 0
+    page = client.get(response.url)
+    config = client_config(page)
+    assert (config["mode"], config["seat"], config["socket"]) == ("play", 0, f"/ws/tables/{table.pk}/play/")
+
+
+def test_only_a_seated_player_adds_bots(client, player, make_user):
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic")
+    client.post(reverse("ui:table_bot_add", args=[table.pk]), {"seat": 1})
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    table_sit(table_id=table.pk, user=player, seat=0, base_stake=10)
+    client.post(reverse("ui:table_bot_add", args=[table.pk]), {"seat": 1})
+    assert Seat.objects.get(table=table, number=1).user.is_bot
+
+
+def test_someone_without_a_seat_watches_and_the_page_holds_no_hand(client, player, make_user):
+    owner = make_user()
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic")
+    table_sit(table_id=table.pk, user=owner, seat=0, base_stake=10)
+    page = client.get(reverse("ui:table", args=[table.pk]))
+    config = client_config(page)
+    assert (config["mode"], config["seat"]) == ("watch", None)
+    assert b'id="hand"' not in page.content
+
+
+def test_the_lobby_lists_tables_with_seats_stake_and_spectators(client, player, make_user):
+    owner = make_user(display_name="Wang")
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic")
+    table_sit(table_id=table.pk, user=owner, seat=0, base_stake=15)
+    page = client.get(reverse("ui:lobby")).content.decode()
+    assert "Wang" in page and "15" in page and "Spectators: 0" in page
+    assert reverse("ui:table_sit", args=[table.pk]) in page
+
+
+def test_pages_follow_the_chosen_language(client, player):
+    client.post(reverse("accounts:language"), {"language": "zh-hans", "next": "/lobby/"})
+    assert "游戏大厅" in client.get(reverse("ui:lobby")).content.decode()
