@@ -1,7 +1,7 @@
 import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync
 from django.db import connections
 
 from accounts.services import user_create
@@ -28,7 +28,16 @@ def make_user(db):
 @pytest.fixture(autouse=True)
 def _close_async_db_connections(request):
     """Async ORM calls run in asgiref's single worker thread and leave its connection open;
-    close it after each async test, or the PostgreSQL test database cannot be dropped."""
+    close it after each async test, or the PostgreSQL test database cannot be dropped.
+
+    The close is submitted to that thread's executor directly: no event loop is needed, so
+    this works even where another loop is running (Playwright's sync API keeps one)."""
     yield
     if asyncio.iscoroutinefunction(getattr(request.node, "function", None)):
-        asyncio.run(sync_to_async(connections.close_all)())
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests go last: Playwright's sync API keeps an event loop running in the main
+    thread for the rest of the session, and pytest-asyncio cannot start async tests after it."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
