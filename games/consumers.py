@@ -12,11 +12,18 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import connection
 from django.db.models import F
 from django.db.models.functions import Greatest
 
 from games import selectors, services
+from games.fanout import fanout_attach
 from lobby.models import Table
+
+# On PostgreSQL actions at different tables run side by side (each waits only for its own
+# table's row lock). SQLite has one writer for the whole file, and its busy handler sleeps
+# in steps of up to 100 ms, so there actions queue in daphne's one sync thread instead.
+ONE_WRITER = connection.vendor == "sqlite"
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_SEATED = 4403
@@ -37,6 +44,7 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         rate = settings.GAMES_SOCKET_RATE
         self.bucket_rate, self.bucket_size = rate, 2 * rate
         self.tokens, self.tokens_at = self.bucket_size, time.monotonic()
+        fanout_attach()
         await self.join()
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -116,7 +124,7 @@ class PlayerConsumer(_TableSocket):
     async def act(self, content):
         action = content.get("action")
         try:
-            await database_sync_to_async(services.game_apply_action)(
+            await database_sync_to_async(services.game_apply_action, thread_sensitive=ONE_WRITER)(
                 table_id=self.table_id, user=self.user, action=action,
                 version=content.get("version"))
         except services.ActionError as error:

