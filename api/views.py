@@ -10,6 +10,7 @@ from rest_framework.filters import OrderingFilter
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 from accounts.models import User
 from api import filters
@@ -38,6 +39,52 @@ class Pages(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+
+def _whole_number(params, name, *, default, low, high):
+    """The query parameter `name` as an int in [low, high], or a 400 that says so. ASCII
+    digits only: str.isdigit() also accepts '²', which int() refuses."""
+    raw = params.get(name, str(default))
+    if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
+        raise ValidationError({name: f"a whole number from {low} to {high}"})
+    return int(raw)
+
+
+class RankPages(PageNumberPagination):
+    """Pages of a leaderboard without a total count: COUNT(*) over every ranked player
+    costs more than the page itself, which is read off an index. `next` is set when one
+    more row than the page exists."""
+
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+    MAX_PAGE = 100_000
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.request = request
+        size = self.get_page_size(request)
+        self.number = _whole_number(request.query_params, self.page_query_param, default=1,
+                                    low=1, high=self.MAX_PAGE)
+        start = (self.number - 1) * size
+        rows = list(queryset[start:start + size + 1])
+        self.has_next = len(rows) > size
+        return rows[:size]
+
+    def get_paginated_response(self, data):
+        return Response({"next": self._link(self.number + 1) if self.has_next else None,
+                         "previous": self._link(self.number - 1) if self.number > 1 else None,
+                         "results": data})
+
+    def _link(self, number):
+        return replace_query_param(self.request.build_absolute_uri(), self.page_query_param,
+                                   number)
+
+    def get_paginated_response_schema(self, schema):
+        return {"type": "object", "required": ["results"], "properties": {
+            "next": {"type": "string", "nullable": True, "format": "uri"},
+            "previous": {"type": "string", "nullable": True, "format": "uri"},
+            "results": schema,
+        }}
 
 
 class NamedOrdering(OrderingFilter):
@@ -156,6 +203,7 @@ class BalanceLeaderboardView(PublicListView):
 
     serializer_class = out.BalanceRowSerializer
     filter_backends = []
+    pagination_class = RankPages
     throttle_scope = "leaderboard"
 
     def get_queryset(self):
@@ -171,17 +219,17 @@ class WinRateLeaderboardView(PublicListView):
 
     serializer_class = out.WinRateRowSerializer
     filter_backends = []
+    pagination_class = RankPages
     throttle_scope = "leaderboard"
     MIN_HANDS_DEFAULT = 20
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return leaderboard_win_rate()
-        raw = self.request.query_params.get("min_hands", str(self.MIN_HANDS_DEFAULT))
-        if not raw.isdigit() or not 1 <= int(raw) <= 1_000_000:
-            raise ValidationError({"min_hands": "a whole number from 1 to 1000000"})
+        min_hands = _whole_number(self.request.query_params, "min_hands",
+                                  default=self.MIN_HANDS_DEFAULT, low=1, high=1_000_000)
         return leaderboard_win_rate(variant=_variant_param(self.request, allow_all=True),
-                                    min_hands=int(raw))
+                                    min_hands=min_hands)
 
 
 @extend_schema(tags=["leaderboards"], parameters=[VARIANT_PARAM])
@@ -190,6 +238,7 @@ class PointsLeaderboardView(PublicListView):
 
     serializer_class = out.WinRateRowSerializer
     filter_backends = []
+    pagination_class = RankPages
     throttle_scope = "leaderboard"
 
     def get_queryset(self):

@@ -201,6 +201,12 @@ def record_sample(sample):
     return statistics.median(durations), durations[int(len(durations) * 0.99) - 1]
 
 
+def connections_max_age():
+    from django.db import connections
+
+    return connections["default"].settings_dict.get("CONN_MAX_AGE", 0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -209,6 +215,9 @@ def main():
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--reseed", action="store_true")
     parser.add_argument("--seed", default="api-stats")
+    parser.add_argument("--conn-max-age", type=int, default=None,
+                        help="seconds a database connection is kept between requests "
+                             "(default: the settings' value; 0 reconnects every request)")
     args = parser.parse_args()
 
     import django
@@ -231,6 +240,13 @@ def main():
     settings.API_THROTTLE_RATES = {k: "1000000/min" for k in settings.API_THROTTLE_RATES}
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.DEBUG = False
+    if args.conn_max_age is not None:
+        from django.db import connections
+
+        connections.close_all()
+        connections["default"].settings_dict["CONN_MAX_AGE"] = args.conn_max_age
+    print(f"CONN_MAX_AGE={connections_max_age()}; load average before timing: "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
 
     from stats.selectors import leaderboard_win_rate
 

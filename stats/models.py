@@ -40,9 +40,10 @@ class PlayerStats(models.Model):
             models.UniqueConstraint(fields=["user", "variant"], name="player_stats_unique"),
         ]
         indexes = [
-            models.Index(fields=["variant", "-win_rate", "-hands_played"],
+            # The leaderboards' whole ORDER BY, so a page is read off the index in order.
+            models.Index(fields=["variant", "-win_rate", "-hands_played", "user"],
                          name="player_stats_win_rate"),
-            models.Index(fields=["variant", "-points_won"], name="player_stats_points"),
+            models.Index(fields=["variant", "-points_won", "user"], name="player_stats_points"),
             # Operators look for repeated escapers.
             models.Index(fields=["escapes"], condition=Q(escapes__gt=0),
                          name="player_stats_escapers"),

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db
 def test_balance_leaderboard_leaves_out_bots_and_system_accounts(api, settled_rows, make_user):
     make_user(is_bot=True)
     body = api.get("/api/v1/leaderboards/balance/").json()
-    assert body["count"] == 4
+    assert len(body["results"]) == 4 and body["next"] is None
     balances = [r["balance"] for r in body["results"]]
     assert balances == sorted(balances, reverse=True)
     assert all(not r["player"]["is_bot"] for r in body["results"])
@@ -25,7 +25,7 @@ def test_win_rate_leaderboard_minimum_hands_and_variant(api, settled_rows, now):
     body = api.get("/api/v1/leaderboards/win-rate/?min_hands=4").json()
     assert [r["player"]["id"] for r in body["results"]][:2] == [users[0].pk, users[2].pk]
     assert body["results"][0]["win_rate"] == 0.75
-    assert api.get("/api/v1/leaderboards/win-rate/?min_hands=5").json()["count"] == 0
+    assert api.get("/api/v1/leaderboards/win-rate/?min_hands=5").json()["results"] == []
     guigang = api.get("/api/v1/leaderboards/win-rate/?variant=guigang&min_hands=1").json()
     assert [r["player"]["id"] for r in guigang["results"]][:2] == [users[1].pk, users[3].pk]
     points = api.get("/api/v1/leaderboards/points/?variant=classic").json()
@@ -33,7 +33,23 @@ def test_win_rate_leaderboard_minimum_hands_and_variant(api, settled_rows, now):
 
 
 @pytest.mark.parametrize("query", ["?min_hands=0", "?min_hands=-3", "?min_hands=ten",
-                                   "?variant=poker"])
+                                   "?min_hands=²", "?variant=poker", "?page=²",
+                                   "?page=3333722804923060224"])
 def test_win_rate_leaderboard_bad_input_is_400(api, db, query):
     response = api.get("/api/v1/leaderboards/win-rate/" + query)
     assert response.status_code == 400
+
+
+def test_leaderboard_pages_without_a_count(api, settled_rows, make_user):
+    for _ in range(3):
+        make_user()
+    first = api.get("/api/v1/leaderboards/balance/?page_size=3").json()
+    assert len(first["results"]) == 3 and first["previous"] is None and "count" not in first
+    second = api.get(first["next"]).json()
+    assert len(second["results"]) == 3 and second["previous"] and second["next"]
+    third = api.get(second["next"]).json()
+    assert len(third["results"]) == 1 and third["next"] is None
+    seen = [r["player"]["id"] for page in (first, second, third) for r in page["results"]]
+    assert len(set(seen)) == 7
+    assert api.get("/api/v1/leaderboards/balance/?page=0").status_code == 400
+    assert api.get("/api/v1/leaderboards/balance/?page=99").json()["results"] == []
