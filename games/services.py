@@ -168,13 +168,13 @@ def table_sit(*, table_id, user, seat, base_stake=None):
         return change.commit()
 
 
-def table_bot_add(*, table_id, seat):
-    """Fill an empty `seat` with a bot (a user with is_bot=True), ready to play.
-    Locks the GameState row."""
+def table_bot_add(*, table_id, seat, base_stake=None):
+    """Fill an empty `seat` with a bot (a user with is_bot=True), ready to play; at an empty
+    table `base_stake` is the stake the bot sits at (P8). Locks the GameState row."""
     with transaction.atomic():
         change = _Change.begin(table_id)
         bot = _bot_user_free()
-        change.sit(seat=seat, user=bot, base_stake=None)
+        change.sit(seat=seat, user=bot, base_stake=base_stake)
         change.ready(seat)
         return change.commit()
 

@@ -54,7 +54,8 @@ def table_sit(request, table_id):
 @require_POST
 def table_bot(request, table_id):
     return _act(request, table_id, lambda: services.table_bot_add(
-        table_id=table_id, seat=_int_or_none(request.POST.get("seat"))))
+        table_id=table_id, seat=_int_or_none(request.POST.get("seat")),
+        base_stake=_int_or_none(request.POST.get("base_stake"))))
 
 
 @login_required
