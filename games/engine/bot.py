@@ -534,7 +534,7 @@ def bid_action(k, bids):
     target = hand_strength(k)
     b = k.bidding
     if k.redeals >= REDEALS_TOLERATED and b is not None and b.get("bid") is None and len(b.get("passed", ())) == 3:
-        target -= LAST_CHANCE
+        target -= LAST_CHANCE * (1 + k.redeals - REDEALS_TOLERATED)  # grows: the table never stalls
     ok = [c for c in bids if c["bid"] is not None and c["bid"] >= target]
     if not ok:
         return next(c for c in bids if c["bid"] is None)
