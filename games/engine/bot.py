@@ -45,7 +45,7 @@ The policy, in the order a hand goes:
   estimate the points the hand can hold the defenders to from its trumps and top cards,
   and bid down only while the contract stays above that estimate. A lone dealer
   concedes a lot, so the estimate is cautious: only strong hands bid, and a redeal is
-  preferred to a weak contract (until several redeals in a row).
+  preferred to a weak contract (once; after a redeal the last to speak loosens).
 - **Name trump** (point_bid, after taking the kitty): the suit, or 全常主, under which
   most of the hand is trump. It never surrenders.
 - Any phase the bot does not know: the machine's own ``auto_action``.
@@ -66,7 +66,7 @@ VOID_WEIGHT = 1.5  # per card of the suit: discarding from a short suit is worth
 # suggest: in bot-against-bot matches 215 beat 200 (57 %) which beat 185 (71 %).
 BID_BASE = 215
 LAST_CHANCE = 40  # how much looser the last bidder is when everyone else passed…
-REDEALS_TOLERATED = 5  # …after this many redeals in a row (a losing contract costs more)
+REDEALS_TOLERATED = 1  # …after this many redeals in a row (each redeal is a whole deal for the humans to sit through)
 
 
 # --- what the seat knows ------------------------------------------------------------------
