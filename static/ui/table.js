@@ -43,6 +43,8 @@
   var socket = null;
   var reconnectMs = 500;
   var stopped = false;
+  var lastAction = null;      // the last action sent, to resend it once it went stale
+  var RESEND_WHEN_STALE = { declare: true, ready: true, take_back: true };
 
   function fmt(text, values) {
     return text.replace(/\{(\w+)\}/g, function (m, k) { return values && k in values ? values[k] : m; });
@@ -100,8 +102,9 @@
     };
   }
 
-  function send(action) {
+  function send(action, retry) {
     if (!socket || socket.readyState !== WebSocket.OPEN) { el.banner.hidden = false; return; }
+    lastAction = { action: action, retry: retry || 0 };
     socket.send(JSON.stringify({ type: "action", action: action, version: game.version }));
   }
 
@@ -117,6 +120,14 @@
       absorb(msg);
     } else if (msg.type === "error") {
       if (msg.snapshot) absorb(msg.snapshot);
+      // The deal moves the version several times a second, so a declaration (or Ready) is
+      // often one step late; it means the same on the new version, so send it again.
+      // A play is never resent: the table it was chosen for has changed.
+      var last = lastAction;
+      if (msg.code === "stale_version" && last && RESEND_WHEN_STALE[last.action.type] && last.retry < 5) {
+        send(last.action, last.retry + 1);
+        return;
+      }
       explain(msg.code);
     }
   }
