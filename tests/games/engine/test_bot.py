@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.bot import bot_action, bury_cards, seen
-from games.engine.cards import POINTS, counts_of, parse_cards
+from games.engine.cards import POINTS, TOKENS, counts_of, parse_cards
 from games.engine.context import TRUMP
 from games.engine.hand import machine_for
 from games.engine.moves import legal_follows, lowest_follow
@@ -18,13 +18,7 @@ from games.engine.registry import VARIANTS
 S, H, C, D = 0, 1, 2, 3
 
 
-def has_machine(variant_id):
-    """A variant plays live hands once its machine can run a whole hand (Phase 2)."""
-    machine = machine_for(variant_id)
-    return type(machine).__name__ != "HandMachine" or variant_id == "classic"
-
-
-PLAYABLE = sorted(v for v in VARIANTS if has_machine(v))
+PLAYABLE = sorted(VARIANTS)
 
 
 # --- driving whole hands ---------------------------------------------------------------------
@@ -315,8 +309,7 @@ def test_lead_situations(name, hand, expected):
 
 def test_leads_to_partner_void():
     """Partner showed a void in clubs (no opponent did): lead a low club for the ruff."""
-    tricks = [(1, ["CA", "D3", "CK", "C5"], 1)]  # seat 2, the partner of 0, discarded D3... no:
-    # seat 1 led CA, seat 2 (partner of seat 0) discarded a diamond, seats 3 and 0 followed.
+    # Seat 1 led CA, seat 2 (the partner of seat 0) discarded a diamond, seats 3 and 0 followed.
     tricks = [(1, ["CA", "D3", "C5", "C6"], 1)]
     state = situation(["C3 C4 D9 DJ D8", "", "", ""], leader=0, tricks=tricks)
     assert act(state) == cards("C3")
@@ -354,7 +347,7 @@ def test_bury_no_points_when_avoidable(seed, trump):
     rng = random.Random(seed)
     deck = [c for c in range(54) for _ in range(2)]
     rng.shuffle(deck)
-    state = bury_state(" ".join(__import__("games.engine.cards", fromlist=["TOKENS"]).TOKENS[c] for c in deck[:33]), trump=trump)
+    state = bury_state(" ".join(TOKENS[c] for c in deck[:33]), trump=trump)
     k = seen(machine_for("classic"), state, 0)
     buried = bury_cards(k)
     assert len(buried) == 8
