@@ -296,9 +296,9 @@
       m.textContent = text;
       marks.appendChild(m);
     }
-    if (v && v.dealer === seat) mark("庄 " + L.dealer.replace(/\s*\(.*\)/, ""), "dealer");
+    if (v && v.dealer === seat) mark(L.dealer_mark, "dealer");
     if (info && info.bot) mark(L.bot, "bot");
-    if (info && info.auto) mark("托管", "auto");
+    if (info && info.auto) mark(L.auto_mark, "auto");
     if (info && info.user && !info.connected && !info.bot) mark(L.offline, "offline");
     if (info && info.ready && (!v || v.phase === "end")) mark("✓ " + L.ready_mark, "ready");
     var timer = document.createElement("span");
