@@ -63,8 +63,14 @@ class Platform:
         return Path(self.log.name).read_text(errors="replace")
 
     def wait_for(self, path, timeout=90):
-        """The first successful answer to GET `path` (healthz answers 503 until all is up)."""
+        """The first successful answer to GET `path` once the script has printed its URL
+        (daphne may answer earlier, while migrations still run; healthz answers 503 until
+        the worker is up)."""
         deadline = time.monotonic() + timeout
+        while f"running at {self.base}/" not in self.output():
+            assert self.process.poll() is None, self.output()
+            assert time.monotonic() < deadline, f"no URL printed:\n{self.output()}"
+            time.sleep(0.2)
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.output()
             try:
@@ -121,7 +127,6 @@ def test_embedded_default_serves_pages_and_sockets_and_stops_cleanly(tmp_path):
             "status": "ok",
             "checks": {"database": "ok", "redis": "ok", "celery": "ok"},
         }, health
-        assert f"running at {platform.base}/" in platform.output()
 
         opener, jar, post_form = browser(platform.base)
         profile = post_form(
