@@ -66,7 +66,7 @@ LABELS = {
     "turn_of": _("{name} to play"),
     "play": _("Play"), "bury": _("Bury (埋底)"), "ready": _("Ready"),
     "next_hand": _("Next hand"), "take_back": _("Take back control (取消托管)"),
-    "leave": _("Leave seat"), "pass": _("Pass"),
+    "leave": _("Leave seat"), "pass": _("Pass"), "surrender": _("Surrender (投降)"),
     "declare": _("Declare (亮主)"), "no_trump": _("No trump (无主)"),
     "bid": _("Bid {n}"), "name_trump": _("Trump: {suit}"),
     "dealer_mark": _("庄 Dealer"), "auto_mark": _("托管 Auto"), "offline": _("Offline"),

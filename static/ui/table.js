@@ -438,6 +438,7 @@
       }, "primary");
       bury.id = "act-bury";
       box.appendChild(bury);
+      if (v.can_surrender) box.appendChild(button(L.surrender, function () { send({ type: "surrender" }); }, "warn"));
     } else if (phase === "play") {
       var lead = v.trick && v.trick.plays.length ? v.trick.plays[0].length : null;
       var play = button(L.play + (lead ? " (" + n + "/" + lead + ")" : n ? " (" + n + ")" : ""), playSelected, "primary");
