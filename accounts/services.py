@@ -61,16 +61,22 @@ def ledger_reverse(*, transaction, key, memo):
     reversed it, and Overdraft if an account has since spent the points it would give back.
     """
     original = transaction
+    already = AlreadyReversed(f"transaction {original.key} is already reversed")
     if LedgerTransaction.objects.filter(reverses=original).exclude(key=key).exists():
-        raise AlreadyReversed(f"transaction {original.key} is already reversed")
-    return _post(
-        key=key,
-        entries=[(entry.account, -entry.amount) for entry in original.entries.all()],
-        kind=LedgerTransaction.Kind.REVERSAL,
-        reference=original.key,
-        memo=memo,
-        reverses=original,
-    )
+        raise already
+    entries = original.entries.select_related("account")
+    try:
+        return _post(
+            key=key,
+            entries=[(entry.account, -entry.amount) for entry in entries],
+            kind=LedgerTransaction.Kind.REVERSAL,
+            reference=original.key,
+            memo=memo,
+            reverses=original,
+        )
+    except IntegrityError:
+        # A concurrent reversal under another key won the one-to-one `reverses`.
+        raise already from None
 
 
 def _post(*, key, entries, kind, reference, memo, reverses=None):
