@@ -108,16 +108,27 @@ class PlayerConsumer(_TableSocket):
         await self.channel_layer.group_send(
             self.group, {"type": "table.takeover", "channel": self.channel_name})
 
+    async def table_vacated(self, event):
+        """The seat's occupant stood up, left or was removed: this socket no longer has a seat."""
+        await self._release(CLOSE_NOT_SEATED)
+
     async def table_takeover(self, event):
         if event["channel"] != self.channel_name:
-            self.replaced = True
-            await self.close(code=CLOSE_REPLACED)
+            await self._release(CLOSE_REPLACED)
+
+    async def _release(self, code):
+        """Leave the seat's group at once (not when the client has answered the close), so
+        not one more of the seat's messages reaches this socket; the service already
+        knows the seat is no longer this socket's."""
+        self.seat_released = True
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.close(code=code)
 
     async def disconnect(self, code):
         if self.seat is None:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if not getattr(self, "replaced", False):
+        if not getattr(self, "seat_released", False):
             await database_sync_to_async(services.game_seat_disconnect)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name)
 

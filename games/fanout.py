@@ -29,7 +29,7 @@ def fanout_attach():
 
 
 def fanout_send(groups_messages):
-    """Send [(group, message), ...] of one change after the ones sent before it."""
+    """Send [(group, channel layer event), ...] of one change after those sent before it."""
     loop = _loop
     if loop is not None and loop.is_running():
         try:
@@ -54,7 +54,4 @@ async def _drain(queue):
 
 async def _send_all(groups_messages):
     layer = get_channel_layer()
-    await asyncio.gather(*(
-        layer.group_send(group, {"type": "table.message", "message": message})
-        for group, message in groups_messages
-    ))
+    await asyncio.gather(*(layer.group_send(group, event) for group, event in groups_messages))

@@ -299,6 +299,7 @@ class _Change:
         self.hand = game.hand
         self.ended_hand = None
         self.dirty_seats = set()
+        self.vacated = set()
 
     @classmethod
     def begin(cls, table_id):
@@ -359,6 +360,7 @@ class _Change:
                     "bot": user.is_bot, "base_stake": table.base_stake})
 
     def _vacate(self, seat, reason):
+        self.vacated.add(seat)
         row = self.seats[seat]
         row.user, row.ready = None, False
         self.dirty_seats.add(seat)
@@ -535,7 +537,8 @@ class _Change:
         game.hand, game.deadline = self.hand, deadline
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
-        transaction.on_commit(lambda: _send(table_id, messages))
+        vacated = sorted(self.vacated)
+        transaction.on_commit(lambda: _send(table_id, messages, vacated))
         if timer:
             transaction.on_commit(lambda: _schedule_timer(table_id, version, timer[1]))
         if self.ended_hand is not None:
@@ -566,11 +569,16 @@ class _Change:
         return out
 
 
-def _send(table_id, messages):
+def _send(table_id, messages, vacated=()):
     fanout_send([
-        (watch_group(table_id) if audience is None else seat_group(table_id, audience), message)
+        (watch_group(table_id) if audience is None else seat_group(table_id, audience),
+         {"type": "table.message", "message": message})
         for audience, message in messages.items()
     ])
+    if vacated:
+        # After the update that says so: the old occupant's sockets must not stay in the
+        # seat's group, or they would hear the next occupant's cards.
+        fanout_send([(seat_group(table_id, seat), {"type": "table.vacated"}) for seat in vacated])
 
 
 def _schedule_timer(table_id, version, delay):

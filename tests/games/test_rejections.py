@@ -146,3 +146,25 @@ async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_floo
         frame = await neighbour.receive_json_from(timeout=5)
     assert frame["version"] >= version
     await neighbour.disconnect()
+
+
+async def test_a_player_who_stands_up_loses_the_socket_before_the_next_occupant_is_dealt(
+        seated_table, ws_connect, make_user, helpers):
+    from games.services import game_apply_action, table_sit
+
+    table, users = await sync_to_async(seated_table)()
+    old, ok, _ = await ws_connect(users[0], f"/ws/tables/{table.pk}/play/")
+    assert ok
+    game = await sync_to_async(GameState.objects.get)(table=table)
+    await sync_to_async(game_apply_action)(table_id=table.pk, user=users[0],
+                                           action={"type": "leave"}, version=game.version)
+    output = await old.receive_output(timeout=5)
+    while output["type"] != "websocket.close":
+        assert "dealt" not in output.get("text", "")
+        output = await old.receive_output(timeout=5)
+    assert output["code"] == 4403
+    newcomer = await sync_to_async(make_user)()
+    await sync_to_async(table_sit)(table_id=table.pk, user=newcomer, seat=0)
+    await sync_to_async(helpers.start_hand)(table, [newcomer, *users[1:]])
+    await sync_to_async(helpers.fire)(table)  # cards are dealt to the new seat 0
+    assert await old.receive_nothing(timeout=0.5)
