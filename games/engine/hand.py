@@ -191,21 +191,50 @@ class HandMachine:
         return "bury"
 
     def hand_result(self, state, last_winner, last_lead_units):
-        """*hook*: score the finished hand. Returns the result dict."""
+        """Score the finished hand: the defenders' total, then the variant's table."""
+        total, detail = self.defender_total(state, last_winner, last_lead_units)
+        return dict(detail, **self.level_result(state, total))
+
+    def defender_total(self, state, last_winner, last_lead_units):
+        """*hook*: (the defenders' total, details for the result). Classic: trick points plus
+        the kitty × the last lead's multiplier when the defenders win the last trick (§2.8)."""
+        kitty_points = sum(POINTS[c] for c in state["kitty"])
+        multiplier = self.variant.kitty_multiplier(last_lead_units) if self.defends(state, last_winner) else 0
+        detail = {"trick_points": state["points"], "kitty_points": kitty_points, "kitty_multiplier": multiplier}
+        return state["points"] + kitty_points * multiplier, detail
+
+    def last_trick_total(self, state, last_winner, last_lead_units):
+        """Four-deck 扣底/摳底 (§3.8, §5.8) as a ``defender_total``: the last trick's points ×
+        the cards led replace its own points, added for the defenders or taken from them."""
+        last_points = state["tricks"][-1]["points"]
+        defenders_won_last = self.defends(state, last_winner)
+        earlier = state["points"] - (last_points if defenders_won_last else 0)
+        m, bonus = self.variant.last_trick_bonus(
+            sum(u.size for u in last_lead_units), last_points, "defenders" if defenders_won_last else "dealer"
+        )
+        detail = {
+            "trick_points": state["points"],
+            "last_trick_points": last_points,
+            "last_multiplier": m,
+            "last_bonus": bonus,
+        }
+        return earlier + bonus, detail
+
+    def defends(self, state, seat):
+        """*hook*: True iff ``seat``'s trick points count for the defenders. Classic: the
+        team without the dealer."""
+        return team_of(seat) != team_of(state["dealer"])
+
+    def level_result(self, state, total):
+        """The score table applied to ``total``: winner, levels, the teams' new levels, the
+        next dealer and the settlement per unit of base stake."""
         v = self.variant
         dealer = state["dealer"]
-        defenders_won_last = team_of(last_winner) != team_of(dealer)
-        kitty_points = sum(POINTS[c] for c in state["kitty"])
-        multiplier = v.kitty_multiplier(last_lead_units) if defenders_won_last else 0
-        total = state["points"] + kitty_points * multiplier
         winner, levels, advance, next_dealer = v.score(total)
         winning_team = team_of(dealer) if winner == "dealer" else 1 - team_of(dealer)
         levels_after = list(state["levels"])
         levels_after[winning_team] = v.next_level(levels_after[winning_team], advance)
         return {
-            "trick_points": state["points"],
-            "kitty_points": kitty_points,
-            "kitty_multiplier": multiplier,
             "defender_points": total,
             "winner": winner,
             "levels": levels,
@@ -215,11 +244,6 @@ class HandMachine:
             "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
             "escape": None,
         }
-
-    def defends(self, state, seat):
-        """*hook*: True iff ``seat``'s trick points count for the defenders. Classic: the
-        team without the dealer."""
-        return team_of(seat) != team_of(state["dealer"])
 
     def public_declaration(self, state):
         """*hook*: what everyone sees of the declarations. Classic declarations are open."""

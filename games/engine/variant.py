@@ -272,8 +272,11 @@ class Variant:
 
     # --- hand-level rules (each variant) ----------------------------------------------
 
-    def kitty_bonus(self, **kw):
-        raise NotImplementedError
+    def last_trick_bonus(self, cards_led, trick_points, winner_side):
+        """Four-deck 扣底/摳底 (§3.8 A19, §5.8): (multiplier, signed points) replacing the last
+        trick's own points; the multiplier is the number of cards led."""
+        points = trick_points * cards_led
+        return cards_led, points if winner_side == "defenders" else -points
 
     def score(self, **kw):
         raise NotImplementedError

@@ -10,7 +10,7 @@ from ..cards import counts_of, format_cards
 from ..context import TRUMP
 from ..hand import HandMachine
 from ..units import tractors
-from .rules import SPADES, last_trick_points
+from .rules import SPADES
 
 
 def random_lead(ctx, hand, rng):
@@ -75,35 +75,7 @@ class FourDeckMachine(HandMachine):
         self.start_play(state, events)
         return "play"
 
-    def hand_result(self, state, last_winner, last_lead_units):
-        """§3.8 (A19): the last trick's points × the cards led replace its own points,
-        added for the defenders or taken from them."""
-        v = self.variant
-        dealer = state["dealer"]
-        last_points = state["tricks"][-1]["points"]
-        defenders_won_last = self.defends(state, last_winner)
-        earlier = state["points"] - (last_points if defenders_won_last else 0)
-        lead_size = sum(u.size for u in last_lead_units)
-        bonus = last_trick_points(lead_size, last_points, "defenders" if defenders_won_last else "dealer")
-        total = earlier + bonus
-        winner, levels, advance, next_dealer = v.score(total)
-        winning_team = dealer % 2 if winner == "dealer" else 1 - dealer % 2
-        levels_after = list(state["levels"])
-        levels_after[winning_team] = v.next_level(levels_after[winning_team], advance)
-        return {
-            "trick_points": state["points"],
-            "last_trick_points": last_points,
-            "last_multiplier": lead_size,
-            "last_bonus": bonus,
-            "defender_points": total,
-            "winner": winner,
-            "levels": levels,
-            "advance": advance,
-            "levels_after": levels_after,
-            "next_dealer": (dealer + 2) % 4 if next_dealer == "partner" else (dealer + 1) % 4,
-            "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
-            "escape": None,
-        }
+    defender_total = HandMachine.last_trick_total
 
     def public_declaration(self, state):
         """P11: sizes only while the window is open; then the standing one is shown."""

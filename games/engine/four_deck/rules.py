@@ -215,12 +215,6 @@ def declaration_stands(standing, seat, cards, level):
     return True, (seat, count, suit, list(cards))
 
 
-def last_trick_points(lead_size, trick_points, winner_side):
-    """扣底 (§3.8, A19): signed points that replace the last trick's own points."""
-    points = trick_points * lead_size
-    return points if winner_side == "defenders" else -points
-
-
 # --- the variant ---------------------------------------------------------------------------
 
 
@@ -386,8 +380,8 @@ class FourDeck(Variant):
     # --- rules_check adapters -------------------------------------------------------------------
 
     def rc_kitty(self, ctx, f):
-        m = len(f["lead"].cards)
-        return {"multiplier": m, "points": last_trick_points(m, f["trick_points"], f["winner_side"])}
+        m, points = self.last_trick_bonus(len(f["lead"].cards), f["trick_points"], f["winner_side"])
+        return {"multiplier": m, "points": points}
 
     def rc_score(self, ctx, f):
         winner, levels, advance, next_dealer = self.score(f["defender_points"])

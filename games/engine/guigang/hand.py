@@ -100,35 +100,7 @@ class GuigangMachine(HandMachine):
         nxt.update(hand_no=state["hand_no"] + 1, levels=list(state["levels"]), redeals=0)
         return self._start_hand(nxt)
 
-    def hand_result(self, state, last_winner, last_lead_units):
-        """§5.8 摳底: the last trick's points × the cards led replace its own points,
-        added for the defenders or taken from them (negative totals stand)."""
-        v = self.variant
-        dealer = state["dealer"]
-        last_points = state["tricks"][-1]["points"]
-        defenders_won_last = self.defends(state, last_winner)
-        earlier = state["points"] - (last_points if defenders_won_last else 0)
-        lead = [c for u in last_lead_units for c in u.expand()]
-        m, bonus = v.kitty_points(lead, last_points, "defenders" if defenders_won_last else "dealer")
-        total = earlier + bonus
-        winner, levels, advance, next_dealer = v.score(total)
-        winning_team = dealer % 2 if winner == "dealer" else 1 - dealer % 2
-        levels_after = list(state["levels"])
-        levels_after[winning_team] = v.next_level(levels_after[winning_team], advance)
-        return {
-            "trick_points": state["points"],
-            "last_trick_points": last_points,
-            "last_multiplier": m,
-            "last_bonus": bonus,
-            "defender_points": total,
-            "winner": winner,
-            "levels": levels,
-            "advance": advance,
-            "levels_after": levels_after,
-            "next_dealer": (dealer + 2) % 4 if next_dealer == "partner" else (dealer + 1) % 4,
-            "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels),
-            "escape": None,
-        }
+    defender_total = HandMachine.last_trick_total
 
     def follow_hint(self, ctx, shape, hand):
         """Rules (1)–(9) in words (§5.6)."""

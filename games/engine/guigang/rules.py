@@ -305,11 +305,6 @@ class Guigang(Variant):
 
     # --- end of hand (§5.8) ---------------------------------------------------------------------
 
-    def kitty_points(self, lead, trick_points, winner_side):
-        """摳底: (multiplier, signed points) replacing the last trick's own points."""
-        m = len(lead)
-        return m, trick_points * m if winner_side == "defenders" else -trick_points * m
-
     def score(self, defender_points):
         """§5.8 table: (winner, levels, advance, next_dealer); A35 beyond 400 and at 160–235."""
         x = defender_points
@@ -335,7 +330,7 @@ class Guigang(Variant):
     # --- rules_check adapters -------------------------------------------------------------------
 
     def rc_kitty(self, ctx, f):
-        m, points = self.kitty_points(f["lead"].cards, f["trick_points"], f["winner_side"])
+        m, points = self.last_trick_bonus(len(f["lead"].cards), f["trick_points"], f["winner_side"])
         return {"multiplier": m, "points": points}
 
     def rc_score(self, ctx, f):
