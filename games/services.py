@@ -135,10 +135,14 @@ def game_seat_connect(*, table_id, user, channel_name):
         if seat is None:
             raise ActionError("not_seated", "you have no seat at this table")
         control = change.control[seat]
+        was_auto = control["auto"]
         control["connected"] = True
         control["channel"] = channel_name
-        change.take_back(seat, force_event=control["auto"])
-        change.commit()
+        change.event({"type": "connection", "seat": seat, "connected": True})
+        change.take_back(seat, force_event=was_auto)
+        # The version moves (and the timer is rescheduled) only if 托管 ended: a reconnection
+        # alone must not turn the other players' actions in flight into stale ones.
+        change.commit(bump_version=was_auto)
         return seat
 
 
@@ -153,9 +157,11 @@ def game_seat_disconnect(*, table_id, user, channel_name):
         control = change.control[seat]
         control["connected"] = False
         control["channel"] = None
-        if change.phase not in BETWEEN_HANDS:
+        change.event({"type": "connection", "seat": seat, "connected": False})
+        playing = change.phase not in BETWEEN_HANDS
+        if playing and not control["auto"]:
             change.set_auto(seat, True, reason="disconnected")
-        change.commit()
+        change.commit(bump_version=playing)
         return True
 
 
