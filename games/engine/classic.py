@@ -175,20 +175,9 @@ class Classic(Variant):
         m = self.kitty_multiplier(shape.units)
         return {"multiplier": m, "points": f["kitty_points"] * m}
 
-    def rc_score(self, ctx, f):
-        winner, levels, advance, next_dealer = self.score(f["defender_points"])
-        return {"winner": winner, "levels": levels, "advance": advance, "next_dealer": next_dealer}
-
     def rc_declare(self, ctx, f):
         first_hand = f["first_hand"]
-        if not first_hand and f["dealer"] is None:
-            raise RuleError("bad_input", "a later hand needs its dealer")
-        level = f["level"]
-        standing = None
-        stands = []
-        for seat, cl in f["declarations"]:
-            ok, standing = self.declaration_stands(standing, seat, cl.cards, level)
-            stands.append(ok)
+        stands, standing = self.rc_declarations(f)
         result = {"stands": stands, "redeal": False, "from_kitty": False}
         if standing is not None:
             result["trump"] = SUITS[standing[2]] if standing[2] is not None else None
@@ -198,7 +187,7 @@ class Classic(Variant):
             return dict(result, trump=None, dealer=None, redeal=True)
         if f["kitty"] is None:
             raise RuleError("bad_input", "no declaration stands and the case has no kitty")
-        _, trump = self.trump_without_declaration(level, f["kitty"].cards)
+        _, trump = self.trump_without_declaration(f["level"], f["kitty"].cards)
         result.update(trump=SUITS[trump] if trump is not None else None, dealer=f["dealer"], from_kitty=True)
         return result
 

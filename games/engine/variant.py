@@ -272,6 +272,28 @@ class Variant:
 
     # --- hand-level rules (each variant) ----------------------------------------------
 
+    # --- rules_check adapters shared by the level variants ------------------------------------
+
+    def rc_score(self, ctx, f):
+        winner, levels, advance, next_dealer = self.score(f["defender_points"])
+        return {"winner": winner, "levels": levels, "advance": advance, "next_dealer": next_dealer}
+
+    def rc_declarations(self, f):
+        """The declarations of a ``declare`` case in time order: (stands, final standing)."""
+        if not f["first_hand"] and f["dealer"] is None:
+            raise RuleError("bad_input", "a later hand needs its dealer")
+        standing = None
+        stands = []
+        for seat, cl in f["declarations"]:
+            ok, standing = self.declaration_stands(standing, seat, cl.cards, f["level"])
+            stands.append(ok)
+        return stands, standing
+
+    def rc_kitty(self, ctx, f):
+        """The four-deck form (扣底/摳底); classic and point_bid answer with their own kitty."""
+        m, points = self.last_trick_bonus(len(f["lead"].cards), f["trick_points"], f["winner_side"])
+        return {"multiplier": m, "points": points}
+
     def last_trick_bonus(self, cards_led, trick_points, winner_side):
         """Four-deck 扣底/摳底 (§3.8 A19, §5.8): (multiplier, signed points) replacing the last
         trick's own points; the multiplier is the number of cards led."""

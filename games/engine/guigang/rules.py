@@ -329,23 +329,9 @@ class Guigang(Variant):
 
     # --- rules_check adapters -------------------------------------------------------------------
 
-    def rc_kitty(self, ctx, f):
-        m, points = self.last_trick_bonus(len(f["lead"].cards), f["trick_points"], f["winner_side"])
-        return {"multiplier": m, "points": points}
-
-    def rc_score(self, ctx, f):
-        winner, levels, advance, next_dealer = self.score(f["defender_points"])
-        return {"winner": winner, "levels": levels, "advance": advance, "next_dealer": next_dealer}
-
     def rc_declare(self, ctx, f):
         first_hand = f["first_hand"]
-        if not first_hand and f["dealer"] is None:
-            raise RuleError("bad_input", "a later hand needs its dealer")
-        standing = None
-        stands = []
-        for seat, cl in f["declarations"]:
-            ok, standing = declaration_stands(standing, seat, cl.cards)
-            stands.append(ok)
+        stands, standing = self.rc_declarations(f)
         if standing is None:
             return {"stands": stands, "trump": None, "dealer": None if first_hand else f["dealer"], "redeal": True}
         return {
