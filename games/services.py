@@ -453,10 +453,11 @@ class _Change:
             self._end_hand()
 
     def bots_declare(self):
-        """In the declaration window nobody has declared yet: bots may (else a first hand of
-        bots would be redealt forever)."""
+        """The declaration window closes with nothing declared: bots, and seats on 托管 (the
+        platform acts for them), may declare; else a first hand at a table of bots or of
+        absent players would be redealt forever."""
         for seat in range(4):
-            if self.is_bot(seat):
+            if self.is_bot(seat) or self.control[seat]["auto"]:
                 action = bot_choose_action(self.state, seat)
                 if action is not None:
                     self.engine_step(action)
