@@ -93,14 +93,19 @@ def main():
     rng = random.Random(args.seed)
     finished = []
     start = time.perf_counter()
+    cpu_start = time.process_time()
     state = machine.new_match(args.seed)
     while len(finished) < args.hands:
         state = play_hand(machine, state, rng)
         finished.append(state)
         state = machine.next_hand(state)
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     follow_us, winner_us = time_calls(machine, finished[: min(len(finished), 300)], rng)
-    print(f"variant {args.variant}: {args.hands} hands in {elapsed:.2f} s = {args.hands / elapsed:.0f} hands/s (one core)")
+    print(
+        f"variant {args.variant}: {args.hands} hands in {elapsed:.2f} s = {args.hands / elapsed:.0f} hands/s"
+        f" (one core; {args.hands / cpu:.0f} hands per CPU-second; load average {os.getloadavg()[0]:.1f})"
+    )
     if follow_us:
         print(
             f"is_legal_follow: median {percentile(follow_us, 0.5):.1f} us, p99 {percentile(follow_us, 0.99):.1f} us"

@@ -80,7 +80,10 @@ def format_cards(cards):
 
 
 def counts_of(cards):
-    return dict(Counter(cards))
+    counts = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
 
 
 def expand(counts):

@@ -43,7 +43,7 @@ import random
 
 from .cards import POINTS, SORT_KEY, TOKENS, format_cards, full_deck, is_submultiset, parse_cards
 from .errors import RuleError
-from .moves import lead_units, lowest_follow, lowest_lead, random_follow
+from .moves import lowest_follow, lowest_lead, random_follow, random_lead
 from .registry import get_variant
 
 SYSTEM = None
@@ -69,6 +69,7 @@ class HandMachine:
 
     def __init__(self, variant):
         self.variant = variant
+        self._contexts = {}
         self.handlers = {
             "deal": self._deal,
             "declare": self._declare,
@@ -393,7 +394,11 @@ class HandMachine:
         events.append({"type": "play_started", "to": None, "leader": state["dealer"]})
 
     def context(self, state):
-        return self.variant.context(state["level"], state["trump"])
+        key = (state["level"], state["trump"])
+        ctx = self._contexts.get(key)
+        if ctx is None:
+            ctx = self._contexts[key] = self.variant.context(*key)
+        return ctx
 
     def _play(self, state, action, events):
         self._need_phase(state, "play")
@@ -523,7 +528,7 @@ class HandMachine:
         hand = state["hands"][seat]
         trick = state["trick"]
         if not trick["plays"]:
-            return rng.choice(lead_units(v, ctx, hand)).expand()
+            return random_lead(v, ctx, hand, rng)
         return random_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand, rng)
 
     def view(self, state, seat=None):

@@ -149,6 +149,25 @@ def lead_units(variant, ctx, hand):
     return out
 
 
+def random_lead(variant, ctx, hand, rng):
+    """A uniformly random unit of ``lead_units`` without building the groups: pick an index
+    over (groups of each identity and size) + tractors."""
+    counts = counts_of(hand)
+    n_groups = len(hand)  # an identity with k copies gives k groups (sizes 1..k)
+    runs = []
+    if sum(1 for k in counts.values() if k >= 2) >= 2:
+        for copies in range(2, variant.max_copies + 1):
+            runs.extend(tractors(ctx, counts, copies))
+    r = rng.randrange(n_groups + len(runs))
+    if r >= n_groups:
+        return runs[r - n_groups].expand()
+    for c, k in counts.items():
+        if r < k:
+            return [c] * (r + 1)
+        r -= k
+    raise AssertionError("unreachable")
+
+
 def lowest_lead(variant, ctx, hand):
     """托管 never throws (P5): lead the cheapest single."""
     return [min(hand, key=lambda c: cheap_key(ctx, c))]

@@ -40,8 +40,7 @@ class GuigangMachine(HandMachine):
     def context(self, state):
         """None while there is no trump: guigang has no no-trump context, and a hand can end
         before any trump stands (an escape during the deal, the P12 stop)."""
-        trump = state["trump"]
-        return None if trump is None else self.variant.context(state["level"], trump)
+        return None if state["trump"] is None else super().context(state)
 
     def legal_calls(self, state, seat):
         """Every declaration ``seat`` could make now: k identical 10s that stand."""
