@@ -186,3 +186,17 @@ def test_the_sweeper_fires_overdue_timers_and_settles_lost_settlements(seated_ta
                       version=helpers.game_of(table).version)
     assert hands_settle_sweep(grace_seconds=-60) == 1
     assert Hand.objects.get(table=table).settled
+
+
+def test_a_first_hand_of_absent_players_is_declared_for_not_redealt(seated_table, helpers):
+    table, users = seated_table()
+    for seat, user in enumerate(users):
+        game_seat_connect(table_id=table.pk, user=user, channel_name=f"c{seat}")
+    helpers.start_hand(table, users)
+    for seat, user in enumerate(users):
+        game_seat_disconnect(table_id=table.pk, user=user, channel_name=f"c{seat}")
+    while helpers.game_of(table).state["phase"] in ("deal", "declare"):
+        assert helpers.fire(table)
+    state = helpers.game_of(table).state
+    assert state["phase"] == "bury" and state["redeals"] == 0
+    assert helpers.game_of(table).timer_kind == "bury"
