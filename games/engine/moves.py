@@ -67,7 +67,9 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     """A uniformly random legal follow."""
     n = shape.n
     hs, rest = _split(ctx, shape, hand)
-    if len(hs) <= n:
+    if len(hs) == n:
+        return hs
+    if len(hs) < n:
         return hs + _uniform_submultiset(counts_of(rest), n - len(hs), rng)
     if n == 1:
         return [rng.choice(list(set(hs)))]
