@@ -1,5 +1,7 @@
 """Counters of finished hands, kept in step with settlement."""
 
+from collections import defaultdict
+
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, FloatField, Value, When
 from django.db.models.functions import Cast
@@ -38,35 +40,48 @@ def stats_record_hand(*, hand):
         [PlayerStats(user_id=p.user_id, variant=v) for p in players for v in variants],
         ignore_conflicts=True,
     )
+    increments = defaultdict(dict)  # counter -> {user id: how much it goes up}
     for player in players:
         seat = player.seat
         delta = deltas[seat]
-        won, lost = int(delta > 0), int(delta < 0)
+        won = int(delta > 0)
         # An escape ends the hand before anyone declares: nobody is on a side.
         dealer_side = None
         if hand.dealer is not None and escaped is None:
             # The engine's own rule (point_bid's dealer plays alone, others by team).
             dealer_side = not machine.defends({"dealer": hand.dealer, "options": options}, seat)
         paid = player.points if player.points is not None else 0
-        PlayerStats.objects.filter(user_id=player.user_id, variant__in=variants).update(
-            hands_played=F("hands_played") + 1,
-            hands_won=F("hands_won") + won,
-            hands_lost=F("hands_lost") + lost,
-            dealer_side_played=F("dealer_side_played") + int(dealer_side is True),
-            dealer_side_won=F("dealer_side_won") + int(dealer_side is True and won),
-            defender_played=F("defender_played") + int(dealer_side is False),
-            defender_won=F("defender_won") + int(dealer_side is False and won),
-            levels_gained=F("levels_gained") + (int(result.get("levels") or 0) if won else 0),
-            points_won=F("points_won") + max(paid, 0),
-            points_lost=F("points_lost") + max(-paid, 0),
-            escapes=F("escapes") + int(escaped == seat),
-            # The right-hand side sees the row before this UPDATE, hence the + 1 and + won.
-            win_rate=Cast(F("hands_won") + won, FloatField()) / Cast(
-                F("hands_played") + 1, FloatField()
-            ),
-            last_hand_at=Case(
-                When(last_hand_at__gt=hand.ended_at, then=F("last_hand_at")),
-                default=Value(hand.ended_at),
-            ),
-        )
+        for counter, amount in (
+            ("hands_won", won),
+            ("hands_lost", int(delta < 0)),
+            ("dealer_side_played", int(dealer_side is True)),
+            ("dealer_side_won", int(dealer_side is True and won)),
+            ("defender_played", int(dealer_side is False)),
+            ("defender_won", int(dealer_side is False and won)),
+            ("levels_gained", int(result.get("levels") or 0) if won else 0),
+            ("points_won", max(paid, 0)),
+            ("points_lost", max(-paid, 0)),
+            ("escapes", int(escaped == seat)),
+        ):
+            increments[counter][player.user_id] = amount
+
+    def per_user(counter):
+        return Case(*[When(user_id=user_id, then=Value(amount))
+                      for user_id, amount in increments[counter].items()],
+                    default=Value(0))
+
+    # One UPDATE for the hand's eight rows (four players × variant and ALL_VARIANTS): the
+    # settlement holds the table's lock meanwhile, so round trips count.
+    PlayerStats.objects.filter(user_id__in=[p.user_id for p in players],
+                               variant__in=variants).update(
+        hands_played=F("hands_played") + 1,
+        **{counter: F(counter) + per_user(counter) for counter in increments},
+        # The right-hand side sees the row before this UPDATE, hence the + 1 and + won.
+        win_rate=Cast(F("hands_won") + per_user("hands_won"), FloatField())
+        / Cast(F("hands_played") + 1, FloatField()),
+        last_hand_at=Case(
+            When(last_hand_at__gt=hand.ended_at, then=F("last_hand_at")),
+            default=Value(hand.ended_at),
+        ),
+    )
     return True
