@@ -121,6 +121,9 @@ def game_timer_fire(*, table_id, version):
             action = bot_choose_action(state, seat) or action
         elif not change.control[seat]["auto"]:
             change.count_timeout(seat)
+        if action is None:  # the variant has nothing to apply for this seat: wait for it
+            change.clear_timer_only()
+            return False
         change.engine_step(action)
         change.commit()
         return True

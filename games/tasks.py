@@ -1,14 +1,27 @@
 """Celery tasks: thin wrappers over games.services (the service decides; a task only runs it)."""
 
+import logging
+
 from celery import shared_task
 
-from games.services import game_timer_fire, game_timers_sweep, hand_settle, hands_settle_sweep
+from games.services import (
+    ActionError,
+    game_timer_fire,
+    game_timers_sweep,
+    hand_settle,
+    hands_settle_sweep,
+)
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
 def table_timer(table_id, version):
     """The table's timer for `version` ran out; a stale version does nothing."""
-    game_timer_fire(table_id=table_id, version=version)
+    try:
+        game_timer_fire(table_id=table_id, version=version)
+    except ActionError as error:  # e.g. the table is gone; nothing to retry
+        logger.info("timer of table %s v%s: %s", table_id, version, error.code)
 
 
 @shared_task(ignore_result=True)
