@@ -209,7 +209,11 @@ class Client:
 
         view, me = self.view, self.seat
         if view is None or view["phase"] == "end":
-            return None if self.table["seats"][me]["ready"] else {"type": "ready"}
+            # Press ready in seat order, so four clients do not race for one version.
+            seats = self.table["seats"]
+            if seats[me]["ready"] or not all(s["ready"] for s in seats[:me]):
+                return None
+            return {"type": "ready"}
         phase = view["phase"]
         if phase == "declare" and not view["declarations"]:
             level_cards = [t for t in view["hand"] if face_of(parse_cards([t])[0]) == view["level"]]
@@ -267,7 +271,16 @@ async def run_tables(servers, tables, seconds, warmup):
         opening += [open_client(run, seat, table_id, cookies[seat]) for seat in range(4)]
     await asyncio.gather(*opening)
     tasks = [asyncio.create_task(c.loop(stop)) for c in clients]
-    await asyncio.sleep(warmup)
+    # Measure the steady state: start once nine tables in ten are playing tricks (or after
+    # `warmup` seconds at most), not during the start-up storm of connections and readies.
+    waited = time.perf_counter()
+    leaders = [c for c in clients if c.seat == 0]
+    while time.perf_counter() - waited < warmup:
+        playing = sum(1 for c in leaders if c.view and c.view["phase"] == "play")
+        if playing >= 0.9 * len(leaders):
+            break
+        await asyncio.sleep(0.5)
+    print(f"measuring after {time.perf_counter() - waited:.1f} s of warm-up", flush=True)
     stats.measuring = True
     started = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -319,7 +332,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=120,
+                        help="at most this many seconds before measuring")
     parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000, or several "
                                       "separated by commas (clients alternate between them); "
                                       "needs DATABASE_URL of its database")
