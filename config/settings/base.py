@@ -140,6 +140,9 @@ REST_FRAMEWORK = {
         "api.throttles.UserScopedThrottle",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Proxies in front of daphne: the per-IP limits take the client's address from
+    # X-Forwarded-For this many hops back (0: the connection's address, no proxy).
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0),
 }
 # Requests per client IP (anon_*) and per user (user_*), by the view's throttle scope
 # (api.throttles); "read" is every view without a scope of its own.

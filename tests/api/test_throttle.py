@@ -30,3 +30,14 @@ def test_leaderboard_scope(api, settings, db):
     settings.API_THROTTLE_RATES = dict(settings.API_THROTTLE_RATES, anon_leaderboard="1/min")
     assert api.get("/api/v1/leaderboards/balance/").status_code == 200
     assert api.get("/api/v1/leaderboards/win-rate/").status_code == 429
+
+
+def test_behind_a_proxy_the_client_address_comes_from_x_forwarded_for(api, settings, make_user):
+    player = make_user()
+    settings.REST_FRAMEWORK = dict(settings.REST_FRAMEWORK, NUM_PROXIES=1)
+    settings.API_THROTTLE_RATES = dict(settings.API_THROTTLE_RATES, anon_stats="1/min")
+    url = f"/api/v1/players/{player.pk}/stats/"
+    proxy = {"REMOTE_ADDR": "10.9.9.9"}
+    assert api.get(url, HTTP_X_FORWARDED_FOR="203.0.113.1", **proxy).status_code == 200
+    assert api.get(url, HTTP_X_FORWARDED_FOR="203.0.113.1", **proxy).status_code == 429
+    assert api.get(url, HTTP_X_FORWARDED_FOR="203.0.113.2", **proxy).status_code == 200
