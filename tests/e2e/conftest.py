@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 # Playwright's sync API runs an event loop in this thread; the ORM reads here are sync.
@@ -62,6 +63,14 @@ def _wait_port(port, proc, timeout=30):
     raise RuntimeError("daphne did not start")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test, so `live` can tell whether the test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture(scope="session")
 def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
     """Base URL of daphne + a Celery worker on the test database; stopped before it is dropped."""
@@ -76,6 +85,8 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
         PYTHONPATH=os.pathsep.join([str(ROOT), str(Path(__file__).parent)]),
         TRACTOR_E2E_DB_NAME=db_name,
         TRACTOR_E2E_QUEUE=f"e2e-{uuid.uuid4().hex[:8]}",
+        # The same Redis as this process, whatever the environment says.
+        REDIS_URL=settings.REDIS_URL,
         # Fast deal, a short declaration window that a test can still click in, instant bots.
         GAMES_DEAL_STEP_SECONDS="0.02",
         GAMES_DECLARE_SECONDS="2",
@@ -93,10 +104,10 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
         procs.append(subprocess.Popen(
             [str(bin_dir / "celery"), "--app", "config", "worker", "--pool", "solo",
              "--queues", env["TRACTOR_E2E_QUEUE"], "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "--loglevel", "WARNING"],
+             "--without-heartbeat", "--loglevel", "INFO"],
             cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT))
         _wait_port(port, procs[0])
-        yield f"http://127.0.0.1:{port}"
+        yield Platform(f"http://127.0.0.1:{port}", logs)
     finally:
         for proc in procs:
             proc.terminate()
@@ -107,11 +118,25 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
                 proc.kill()
 
 
+class Platform(str):
+    """The base URL, with the folder of the processes' logs."""
+
+    def __new__(cls, url, logs):
+        self = super().__new__(cls, url)
+        self.logs = logs
+        return self
+
+
 @pytest.fixture
-def live(live_platform, transactional_db):
+def live(live_platform, transactional_db, request):
     """The live platform, with this test's rows committed (the subprocesses must see them)
-    and removed afterwards."""
+    and removed afterwards. A failed test prints the end of the processes' logs."""
     yield live_platform
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for name in ("daphne.log", "celery.log"):
+            lines = (live_platform.logs / name).read_text(errors="replace").splitlines()
+            print(f"--- last lines of {name} ---", *lines[-40:], sep="\n")
     _quiesce()
 
 
