@@ -2,9 +2,7 @@
 
 from collections import defaultdict
 
-from django.db import IntegrityError, transaction
-from django.db.models import Case, F, FloatField, Value, When
-from django.db.models.functions import Cast
+from django.db import IntegrityError, connection, transaction
 
 from games.engine.hand import machine_for
 from lobby.models import Table
@@ -65,23 +63,40 @@ def stats_record_hand(*, hand):
         ):
             increments[counter][player.user_id] = amount
 
-    def per_user(counter):
-        return Case(*[When(user_id=user_id, then=Value(amount))
-                      for user_id, amount in increments[counter].items()],
-                    default=Value(0))
-
-    # One UPDATE for the hand's eight rows (four players × variant and ALL_VARIANTS): the
-    # settlement holds the table's lock meanwhile, so round trips count.
-    PlayerStats.objects.filter(user_id__in=[p.user_id for p in players],
-                               variant__in=variants).update(
-        hands_played=F("hands_played") + 1,
-        **{counter: F(counter) + per_user(counter) for counter in increments},
-        # The right-hand side sees the row before this UPDATE, hence the + 1 and + won.
-        win_rate=Cast(F("hands_won") + per_user("hands_won"), FloatField())
-        / Cast(F("hands_played") + 1, FloatField()),
-        last_hand_at=Case(
-            When(last_hand_at__gt=hand.ended_at, then=F("last_hand_at")),
-            default=Value(hand.ended_at),
-        ),
-    )
+    _counters_add(players=players, variants=variants, increments=increments,
+                  ended_at=hand.ended_at)
     return True
+
+
+COUNTERS = ("hands_won", "hands_lost", "dealer_side_played", "dealer_side_won",
+            "defender_played", "defender_won", "levels_gained", "points_won", "points_lost",
+            "escapes")
+
+
+def _counters_add(*, players, variants, increments, ended_at):
+    """One UPDATE ... FROM (the four players' increments) for the hand's eight rows.
+
+    Plain SQL because the settlement holds the table's lock meanwhile: the ORM's
+    CASE WHEN per player and counter took tens of milliseconds to compile, the statement
+    itself well under one. UPDATE ... FROM and UNION ALL run on PostgreSQL and SQLite.
+    """
+    table = connection.ops.quote_name(PlayerStats._meta.db_table)
+    columns = ("user_id",) + COUNTERS
+    rows = " UNION ALL ".join(
+        "SELECT " + ", ".join(f"%s AS {c}" for c in columns) for _ in players)
+    params = [value for p in players
+              for value in [p.user_id] + [increments[c][p.user_id] for c in COUNTERS]]
+    sets = ", ".join(f"{c} = {table}.{c} + v.{c}" for c in COUNTERS)
+    ended = connection.ops.adapt_datetimefield_value(ended_at)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET hands_played = {table}.hands_played + 1, {sets}, "
+            # The right-hand side sees the row before this UPDATE, hence the + 1 and + won.
+            f"win_rate = CAST({table}.hands_won + v.hands_won AS DOUBLE PRECISION)"
+            f" / ({table}.hands_played + 1), "
+            f"last_hand_at = CASE WHEN {table}.last_hand_at > %s THEN {table}.last_hand_at"
+            f" ELSE %s END "
+            f"FROM ({rows}) AS v "
+            f"WHERE {table}.user_id = v.user_id AND {table}.variant IN (%s, %s)",
+            [ended, ended] + params + list(variants),
+        )
