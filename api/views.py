@@ -51,23 +51,25 @@ def _whole_number(params, name, *, default, low, high):
 
 
 class RankPages(PageNumberPagination):
-    """Pages of a leaderboard without a total count: COUNT(*) over every ranked player
-    costs more than the page itself, which is read off an index. `next` is set when one
-    more row than the page exists."""
+    """Pages of a leaderboard, the top MAX_RANK players only and without a total count:
+    COUNT(*) over every ranked player costs more than a page read off the index, and a
+    page 5,000 places down cost ~10× the first one at a million hands (bench/api_stats.py).
+    `next` is set when one more row than the page exists."""
 
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
-    MAX_PAGE = 100_000
+    MAX_RANK = 1000
 
     def paginate_queryset(self, queryset, request, view=None):
         self.request = request
         size = self.get_page_size(request)
+        last_page = self.MAX_RANK // size
         self.number = _whole_number(request.query_params, self.page_query_param, default=1,
-                                    low=1, high=self.MAX_PAGE)
+                                    low=1, high=last_page)
         start = (self.number - 1) * size
         rows = list(queryset[start:start + size + 1])
-        self.has_next = len(rows) > size
+        self.has_next = len(rows) > size and self.number < last_page
         return rows[:size]
 
     def get_paginated_response(self, data):

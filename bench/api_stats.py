@@ -256,7 +256,8 @@ def main():
 
     from stats.selectors import leaderboard_win_rate
 
-    middle_page = max(1, leaderboard_win_rate(min_hands=20).count() // 40)
+    # The deepest page a leaderboard serves (ranks 981-1000; RankPages.MAX_RANK).
+    deep_page = min(50, max(1, leaderboard_win_rate(min_hands=20).count() // 20))
     rng = random.Random(1)
     humans = [u for u in range(1, args.players + 1) if u % 50]
     players = [rng.choice(humans) for _ in range(500)]
@@ -268,8 +269,8 @@ def main():
             [f"/api/v1/players/{p}/" for p in players],
         "win-rate board    /api/v1/leaderboards/win-rate/?variant=..&min_hands=20":
             [f"/api/v1/leaderboards/win-rate/?variant={v}&min_hands=20" for v in variants],
-        "win-rate mid page /api/v1/leaderboards/win-rate/?page=<middle>":
-            [f"/api/v1/leaderboards/win-rate/?min_hands=20&page={middle_page}"],
+        "win-rate last page /api/v1/leaderboards/win-rate/?page=50":
+            [f"/api/v1/leaderboards/win-rate/?min_hands=20&page={deep_page}"],
         "balance board     /api/v1/leaderboards/balance/":
             ["/api/v1/leaderboards/balance/"],
         "points board      /api/v1/leaderboards/points/?variant=..":

@@ -52,4 +52,8 @@ def test_leaderboard_pages_without_a_count(api, settled_rows, make_user):
     seen = [r["player"]["id"] for page in (first, second, third) for r in page["results"]]
     assert len(set(seen)) == 7
     assert api.get("/api/v1/leaderboards/balance/?page=0").status_code == 400
-    assert api.get("/api/v1/leaderboards/balance/?page=99").json()["results"] == []
+    assert api.get("/api/v1/leaderboards/balance/?page=40").json()["results"] == []
+    # Leaderboards rank the top 1000: page 51 of 20 is past it.
+    assert api.get("/api/v1/leaderboards/balance/?page=50").status_code == 200
+    refused = api.get("/api/v1/leaderboards/balance/?page=51")
+    assert refused.status_code == 400 and "1 to 50" in refused.json()["page"]
