@@ -76,6 +76,8 @@ def format_card(c):
 
 def format_cards(cards):
     """Tokens in canonical order."""
+    if len(cards) == 1:
+        return [TOKENS[cards[0]]]
     return [TOKENS[c] for c in sorted(cards, key=SORT_KEY.__getitem__)]
 
 

@@ -198,6 +198,8 @@ class Variant:
             return False
         cls = ctx.cls
         k = shape.cls
+        if n == 1:  # one card: in the led class, or none of that class is held
+            return cls[play[0]] == k or all(cls[c] != k for c in hand)
         hs = [c for c in hand if cls[c] == k]
         q = [c for c in play if cls[c] == k]
         if len(hs) <= n:
