@@ -219,7 +219,8 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
 
 
 def test_spectator_sees_the_table_but_never_a_hidden_card(live, new_context, make_user, shots):
-    make_user(username="player")
+    # The phone plays in Chinese (the screenshot shows it), the spectator watches in English.
+    make_user(username="player", preferred_language="zh-hans")
     make_user(username="watcher")
     phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     log_in(phone, live, "player")
@@ -240,6 +241,7 @@ def test_spectator_sees_the_table_but_never_a_hidden_card(live, new_context, mak
     expect(spectator.locator("#last-trick .line")).to_have_count(4)
     # The phone has no horizontal scrolling, even with a full hand and a trick on the table.
     no_horizontal_scroll(phone)
+    expect(phone.locator("#phase-text")).to_contain_text("轮到你了")
     phone.screenshot(path=shots / "table-phone.png", full_page=True)
 
     state = game_state(table_id).state

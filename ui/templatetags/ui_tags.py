@@ -1,5 +1,6 @@
 from django import template
 
+from ui.forms import VARIANT_CHOICES
 from ui.selectors import recent_hands as recent_hands_of
 
 register = template.Library()
@@ -12,10 +13,6 @@ def recent_hands(user):
 
 
 @register.filter
-def card_label(token):
-    """A card token as people write it: "H10" -> "♥10", "BJ" -> "大王"."""
-    if token == "BJ":
-        return "大王"
-    if token == "LJ":
-        return "小王"
-    return {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}.get(token[:1], "") + token[1:]
+def variant_label(variant_id):
+    """A variant's name in the active language ("classic" -> "经典升级（两副牌）")."""
+    return dict(VARIANT_CHOICES).get(variant_id, variant_id)
