@@ -27,6 +27,7 @@ from games.fanout import fanout_send
 from games.models import GameEvent, GameState, Hand, HandPlayer
 from lobby.models import Seat, Table
 from lobby.stakes import stake_required_balance
+from stats.services import stats_record_hand
 
 logger = logging.getLogger(__name__)
 
@@ -237,6 +238,8 @@ def hand_settle(*, hand_id):
         for seat, player in players.items():
             player.points = paid[seat]
         HandPlayer.objects.bulk_update(players.values(), ["points"])
+        # The statistics move in the same transaction as the ledger, so they always agree.
+        stats_record_hand(hand=hand)
         change.event({"type": "settled", "hand": hand.number, "points": paid})
         change.commit(bump_version=False)
         return True
