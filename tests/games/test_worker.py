@@ -6,6 +6,8 @@ import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import connection
 
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches
@@ -18,14 +20,24 @@ from lobby.services import room_default_get_or_create, table_create
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _close_worker_connection(**kwargs):
+    connection.close()
+
+
 @pytest.fixture
 def worker(settings):
     settings.GAMES_TIMEOUTS = dict(settings.GAMES_TIMEOUTS, deal=0.0, declare=0.05, bury=1.0,
                                    auto=0.0)
     app.control.purge()  # tasks left in the broker by earlier tests belong to dropped tables
-    with start_worker(app, perform_ping_check=False, concurrency=1, pool="solo",
-                      loglevel="WARNING", shutdown_timeout=30):
-        yield
+    # The worker's thread keeps its own connection; closed after each task, it cannot keep
+    # the test database from being dropped at the end of the run.
+    task_postrun.connect(_close_worker_connection)
+    try:
+        with start_worker(app, perform_ping_check=False, concurrency=1, pool="solo",
+                          loglevel="WARNING", shutdown_timeout=30):
+            yield
+    finally:
+        task_postrun.disconnect(_close_worker_connection)
 
 
 def wait_for(predicate, timeout=60):
