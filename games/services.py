@@ -539,9 +539,14 @@ class _Change:
             GameEvent.objects.bulk_create(rows)
         except IntegrityError:
             raise ActionError("stale_version", "the table has moved on") from None
-        for number in self.dirty_seats:
-            row = self.seats[number]
-            Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
+        try:
+            with transaction.atomic():
+                for number in self.dirty_seats:
+                    row = self.seats[number]
+                    Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
+        except IntegrityError:
+            # The same user (or bot) was seated at another table at the same moment.
+            raise ActionError("already_seated", "that player already has a seat") from None
         if all(s.user_id is None for s in self.seats) and self.table.base_stake is not None:
             # P8: the next first player sets the stake again.
             Table.objects.filter(pk=self.table.pk).update(base_stake=None)
