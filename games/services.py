@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import LedgerTransaction, PointAccount, User
+from api.selectors import table_is_closed, user_is_banned
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
 from games.bots import bot_choose_action
 from games.engine.errors import RuleError
@@ -172,6 +173,10 @@ def game_seat_disconnect(*, table_id, user, channel_name):
 def table_sit(*, table_id, user, seat, base_stake=None):
     """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
     the user's balance must cover the worst loss of one hand. Locks the GameState row."""
+    if user_is_banned(user):
+        raise ActionError("banned", "an operator has banned you from sitting for now")
+    if table_is_closed(table_id=table_id):
+        raise ActionError("table_closed", "this table was closed by an operator")
     with transaction.atomic():
         change = _Change.begin(table_id)
         change.sit(seat=seat, user=user, base_stake=base_stake)

@@ -39,6 +39,8 @@ ERRORS = {
     "bad_decks": _("Point bidding plays with one or two decks."),
     "bad_timeout": _("The turn time is 5 to 300 seconds."),
     "spectator": _("Spectators cannot act."),
+    "banned": _("An operator has banned you from sitting for now."),
+    "table_closed": _("An operator closed this table."),
 }
 GENERIC_ERROR = _("That action was refused.")
 

@@ -101,3 +101,24 @@ def test_lobby_and_table_pages(client, make_user):
     page = client.get(f"/plain/tables/{table.pk}/?seat=3")
     assert b'data-seat=""' in page.content and b'data-watch="3"' in page.content
     assert client.get("/static/games/table.js").status_code == 200
+
+
+def test_a_banned_user_or_a_closed_table_refuses_to_seat(make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from api.services import sitting_ban_create, table_force_close
+
+    operator = make_user()
+    banned, other = make_user(), make_user()
+    table = table_create(room=room_default_get_or_create(), user=operator, variant="classic")
+    sitting_ban_create(user=banned, reason="escapes", ends_at=timezone.now() + timedelta(days=1), operator=operator)
+    with pytest.raises(ActionError) as e:
+        table_sit(table_id=table.pk, user=banned, seat=0, base_stake=1)
+    assert e.value.code == "banned"
+    table_force_close(table_id=table.pk, operator=operator, reason="test")
+    with pytest.raises(ActionError) as e:
+        table_sit(table_id=table.pk, user=other, seat=0, base_stake=1)
+    assert e.value.code == "table_closed"
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
