@@ -30,7 +30,9 @@ class UserAdmin(UserOperatorActions, DjangoUserAdmin):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Balances and the ledger change only through accounts.services."""
+    """For rows that change only through services (the ledger through accounts.services,
+    game rows through games.services under the table's lock): operators look, and act
+    only through explicit admin actions that call those services."""
 
     def has_add_permission(self, request):
         return False

@@ -2,6 +2,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils import timezone
 
+from accounts.admin import ReadOnlyAdmin
 from api.models import Bot, SittingBan, TableClosure
 from api.services import sitting_ban_create, sitting_ban_lift
 from stats.models import ALL_VARIANTS
@@ -52,17 +53,8 @@ class SittingBanAdmin(admin.ModelAdmin):
 
 
 @admin.register(TableClosure)
-class TableClosureAdmin(admin.ModelAdmin):
+class TableClosureAdmin(ReadOnlyAdmin):
     list_display = ("table", "reason", "closed_by", "voided_hand", "closed_at")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Bot)

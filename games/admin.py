@@ -1,20 +1,8 @@
 from django.contrib import admin
 
+from accounts.admin import ReadOnlyAdmin
 from api.admin_actions import HandOperatorActions
 from games.models import GameEvent, GameState, Hand, HandPlayer
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Game rows change only through games.services (the table's lock and version)."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(GameState)
