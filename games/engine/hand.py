@@ -329,22 +329,26 @@ class HandMachine:
         events.extend(self.declaration_events(state, seat, cards))
 
     def legal_calls(self, state, seat):
-        """*hook*: every declaration (or, in other variants, bid/pass) ``seat`` may make now.
-        Classic: each distinct declaration from the cards held that would stand."""
+        """*hook*: every declaration (or, in other variants, bid/pass) ``seat`` may make now:
+        each group of identical cards from ``declaration_cards`` that would stand."""
         if state["phase"] not in ("deal", "declare"):
             return []
+        return [
+            {"type": "declare", "seat": seat, "cards": [c] * k}
+            for c, most in sorted(self.declaration_cards(state, seat).items())
+            for k in range(1, most + 1)
+            if self.declaration_allowed(state, seat, [c] * k)[0]
+        ]
+
+    def declaration_cards(self, state, seat):
+        """*hook*: {card: most copies} ``seat`` could declare with. Classic: jokers and level
+        cards, a pair at most."""
         level = state["level"]
         counts = {}
         for c in state["hands"][seat]:
-            if c >= 52 or c % 13 == level - 2:  # only jokers and level cards declare
-                counts[c] = counts.get(c, 0) + 1
-        out = []
-        for c, k in counts.items():
-            for size in range(1, min(k, 2) + 1):
-                cards = [c] * size
-                if self.declaration_allowed(state, seat, cards)[0]:
-                    out.append({"type": "declare", "seat": seat, "cards": cards})
-        return out
+            if c >= 52 or c % 13 == level - 2:
+                counts[c] = min(counts.get(c, 0) + 1, 2)
+        return counts
 
     def declaration_events(self, state, seat, cards):
         """*hook*: who learns what of a declaration. Classic: everyone sees it."""

@@ -39,21 +39,10 @@ class FourDeckMachine(HandMachine):
         rng.shuffle(order)
         return order
 
-    def legal_calls(self, state, seat):
-        """Every declaration ``seat`` could make now: k identical level cards that stand."""
-        if state["phase"] not in ("deal", "declare"):
-            return []
+    def declaration_cards(self, state, seat):
+        """Identical level cards of one suit, any number of copies (§3.2)."""
         level = state["level"]
-        counts = {}
-        for c in state["hands"][seat]:
-            if c < 52 and c % 13 + 2 == level:
-                counts[c] = counts.get(c, 0) + 1
-        return [
-            {"type": "declare", "seat": seat, "cards": [c] * k}
-            for c, most in sorted(counts.items())
-            for k in range(1, most + 1)
-            if self.declaration_allowed(state, seat, [c] * k)[0]
-        ]
+        return counts_of(c for c in state["hands"][seat] if c < 52 and c % 13 + 2 == level)
 
     def declaration_events(self, state, seat, cards):
         """暗叫: everyone learns the size, only the declarer sees the cards again."""

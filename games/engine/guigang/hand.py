@@ -42,17 +42,9 @@ class GuigangMachine(HandMachine):
         before any trump stands (an escape during the deal, the P12 stop)."""
         return None if state["trump"] is None else super().context(state)
 
-    def legal_calls(self, state, seat):
-        """Every declaration ``seat`` could make now: k identical 10s that stand."""
-        if state["phase"] not in ("deal", "declare"):
-            return []
-        tens = counts_of(c for c in state["hands"][seat] if c in TENS)
-        return [
-            {"type": "declare", "seat": seat, "cards": [c] * k}
-            for c, most in sorted(tens.items())
-            for k in range(1, most + 1)
-            if self.declaration_allowed(state, seat, [c] * k)[0]
-        ]
+    def declaration_cards(self, state, seat):
+        """Identical 10s of one suit, any number of copies (§5.2)."""
+        return counts_of(c for c in state["hands"][seat] if c in TENS)
 
     def declaration_events(self, state, seat, cards):
         """暗叫: everyone learns who showed how many 10s; only the declarer sees the suit."""
