@@ -88,6 +88,20 @@ def _uniform_submultiset(counts, size, rng):
         return []
     if size == 1:
         return [rng.choice(list(counts))]
+    if size == 2:
+        # C(d, 2) pairs of distinct cards, plus one per identity held twice
+        ids = list(counts)
+        doubles = [c for c in ids if counts[c] >= 2]
+        d = len(ids)
+        r = rng.randrange(d * (d - 1) // 2 + len(doubles))
+        if r < len(doubles):
+            return [doubles[r], doubles[r]]
+        r -= len(doubles)
+        i = 0
+        while r >= d - 1 - i:  # row i holds the pairs (i, j > i)
+            r -= d - 1 - i
+            i += 1
+        return [ids[i], ids[i + 1 + r]]
     items = sorted(counts.items())
     m = len(items)
     # ways[i][s]: number of sub-multisets of items[i:] with s cards

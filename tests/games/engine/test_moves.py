@@ -1,10 +1,11 @@
 """Legal-move generation (classic), table-driven and property-based over random seeded
 deals: every generated follow is legal by is_legal_follow, a legal follow always exists,
-random full hands end after 25 tricks with all 200 points accounted for."""
+random full hands play all their cards with all 200 points accounted for."""
 
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -125,3 +126,17 @@ def test_random_full_hands_play_all_25_cards_with_all_points(seed):
     assert (r["winner"], r["levels"], r["advance"]) == (winner, levels, advance)
     assert sum(r["deltas"]) == 0
     json.dumps(s)
+
+
+@pytest.mark.parametrize("size, outcomes", [(1, 4), (2, 8), (3, 10)])
+def test_uniform_submultiset_draws_every_distinct_multiset_equally(size, outcomes):
+    from collections import Counter
+
+    from games.engine.moves import _uniform_submultiset
+
+    rng = random.Random(7)
+    counts = {1: 2, 2: 1, 3: 2, 4: 1}
+    draws = Counter(tuple(sorted(_uniform_submultiset(counts, size, rng))) for _ in range(20000))
+    assert len(draws) == outcomes
+    expected = 20000 / outcomes
+    assert all(abs(n - expected) < 0.1 * expected for n in draws.values())
