@@ -253,7 +253,7 @@ class HandMachine:
     # --- applying actions ---------------------------------------------------------------
 
     def apply(self, state, action):
-        if not isinstance(action, dict):
+        if type(action) is not dict:
             raise RuleError("bad_action", "an action must be an object")
         handler = self.handlers.get(action.get("type"))
         if handler is None:
@@ -261,7 +261,7 @@ class HandMachine:
         if state["phase"] == "end":
             raise RuleError("hand_over", "the hand has ended")
         seat = action.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3):
+        if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise RuleError("bad_seat", "seat must be 0-3")
         s = _copy(state)
         events = []
@@ -286,7 +286,7 @@ class HandMachine:
 
     def _cards(self, state, seat, action):
         raw = action.get("cards")
-        if not isinstance(raw, list) or not raw:
+        if type(raw) is not list or not raw:
             raise RuleError("bad_cards", "cards must be a non-empty list")
         if type(raw[0]) is str:
             cards = parse_cards(raw)
