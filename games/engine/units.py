@@ -156,6 +156,49 @@ def decompose(ctx, counts, max_copies=2):
     return best(counts) if counts else []
 
 
+def unit_of(ctx, counts):
+    """The one unit that is exactly ``counts`` (one class assumed), or None.
+
+    Structural, for variants whose tractors take one identity per slot: every identity has
+    the same copies and, for a tractor, the identities fill one run of slots of one chain,
+    one per slot. On a cyclic chain the run starts at the one slot whose predecessor is
+    missing; a full cycle starts at slot 0 (so its top is the last slot)."""
+    it = iter(counts.items())
+    first, k = next(it)
+    if len(counts) == 1:
+        return Unit(k, 1, (first,))
+    if k < 2 or any(v != k for _, v in it):
+        return None
+    pos = ctx.pos
+    places = [pos[c] for c in counts]
+    if any(p is None for p in places):
+        return None
+    ci = places[0][0]
+    if any(p[0] != ci for p in places):
+        return None
+    by_slot = {p[1]: c for c, p in zip(counts, places)}
+    m = len(by_slot)
+    if m != len(places):  # two identities of one slot are never adjacent
+        return None
+    chain = ctx.chains[ci]
+    size = len(chain.slots)
+    if chain.cyclic:
+        if m == size:
+            start = 0
+        else:
+            starts = [s for s in by_slot if (s - 1) % size not in by_slot]
+            if len(starts) != 1:
+                return None
+            start = starts[0]
+        order = [(start + i) % size for i in range(m)]
+    else:
+        start = min(by_slot)
+        if max(by_slot) - start != m - 1:
+            return None
+        order = range(start, start + m)
+    return Unit(k, m, [by_slot[i] for i in order])
+
+
 def format_of(units):
     return [u.fmt for u in units]
 

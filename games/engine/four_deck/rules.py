@@ -8,12 +8,10 @@ suit (A15): the trump suit is one cyclic chain 2–3–…–A–2, each other s
 (copies, trump, strength) of §3.7 (A18).
 """
 
-from ..cards import BJ, LJ, SUITS, card, counts_of, expand, face_of, suit_of
-from ..classic import Classic
+from ..cards import SUITS, card, counts_of, expand, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
-from ..errors import RuleError
-from ..units import Unit, has_tractor, subtract, tractors
-from ..variant import LeadShape, Variant
+from ..four_decks import FourDecks, four_deck_ranks
+from ..units import Unit, has_tractor, subtract, tractors, unit_of
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 GROUP_COPIES = (2, 3, 4)
@@ -23,46 +21,6 @@ SIDE_TRUMP_TRACTOR = 3 * 2  # the 副主 tractor's key (3, 0), packed as face ×
 
 
 # --- units ------------------------------------------------------------------------------
-
-
-def unit_of(ctx, counts):
-    """The one unit that is exactly ``counts`` (one class assumed), or None.
-
-    Every four_deck slot holds one identity, so a tractor is a set of identities with
-    equal copies filling one run of slots; on the cyclic trump chain the run starts at
-    the one slot whose predecessor is missing (a full cycle starts at 2, so its top is A)."""
-    it = iter(counts.items())
-    first, k = next(it)
-    if len(counts) == 1:
-        return Unit(k, 1, (first,))
-    if k < 2 or any(v != k for _, v in it):
-        return None
-    pos = ctx.pos
-    places = [pos[c] for c in counts]
-    if any(p is None for p in places):
-        return None
-    ci = places[0][0]
-    if any(p[0] != ci for p in places):
-        return None
-    chain = ctx.chains[ci]
-    slots = {p[1] for p in places}
-    m = len(slots)
-    size = len(chain.slots)
-    if chain.cyclic:
-        if m == size:
-            start = 0
-        else:
-            starts = [s for s in slots if (s - 1) % size not in slots]
-            if len(starts) != 1:
-                return None
-            start = starts[0]
-        order = [(start + i) % size for i in range(m)]
-    else:
-        start = min(slots)
-        if max(slots) - start != m - 1:
-            return None
-        order = range(start, start + m)
-    return Unit(k, m, [chain.slots[i][0] for i in order])
 
 
 def unit_exists(ctx, counts, copies, n):
@@ -218,39 +176,15 @@ def declaration_stands(standing, seat, cards, level):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class FourDeck(Variant):
+class FourDeck(FourDecks):
     id = "four_deck"
-    decks = 4
-    hand_size = 54
-    kitty_size = 0
-    max_copies = 4
-    points_total = 400
-    throws = "none"
     levels = LEVELS
     first_level = 2
     default_level = 2
-    allows_no_trump = False
-    rc_kinds = frozenset(("lead", "throw", "follow", "winner", "kitty", "score", "settle", "declare"))
-    rc_fields = {
-        "kitty": {"trick_points": "int"},
-        "score": {"defender_points": "int"},
-        "declare": {"first_hand": "bool", "dealer": "seat?", "declarations": "declarations"},
-    }
 
     def build_context(self, level, trump):
         """§3.3–3.4 (A14, A15): ranks with the level above the 2s; face-based chains."""
-        cls = [0] * 54
-        rank = [0] * 54
-        for c in range(52):
-            s, f = suit_of(c), face_of(c)
-            if f == level:
-                cls[c], rank[c] = TRUMP, 98 if s == trump else 97
-            elif f == 2:
-                cls[c], rank[c] = TRUMP, 96 if s == trump else 95
-            else:
-                cls[c], rank[c] = (TRUMP if s == trump else s), f
-        cls[LJ] = cls[BJ] = TRUMP
-        rank[LJ], rank[BJ] = 99, 100
+        cls, rank = four_deck_ranks(level, trump)
         chains = [Chain([[card(trump, f)] for f in range(2, 15)], TRUMP, cyclic=True)]
         for s in range(4):
             if s == trump:
@@ -271,23 +205,6 @@ class FourDeck(Variant):
         return face_of(top) * 2 + 1
 
     # --- leads (§3.5: one unit only, A16) ---------------------------------------------------
-
-    def _lead_shape(self, ctx, cards):
-        """The lead's shape, or RuleError('illegal_lead') (returned: the base memoises it)."""
-        cls = ctx.class_of_cards(cards)
-        if cls is None:
-            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
-        unit = unit_of(ctx, counts_of(cards))
-        if unit is None:
-            return RuleError("illegal_lead", "a lead must be one unit: there are no throws")
-        return LeadShape(cls, len(cards), [unit])
-
-    def throw_result(self, ctx, cards, others, hand=None):
-        if ctx.class_of_cards(cards) is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
-        if unit_of(ctx, counts_of(cards)) is None:
-            return False, [], "not_allowed"
-        return True, list(cards), None
 
     # --- following (§3.6, A17) ------------------------------------------------------------
 
@@ -367,10 +284,6 @@ class FourDeck(Variant):
             return "dealer", 1, 1, "partner"
         levels = 1 + (x - 160) // 80
         return "defenders", levels, levels, "next"
-
-    # A20: classic's settlement (winner ±B×levels) and escape rule; levels wrap as A3.
-    settle = Classic.settle
-    next_level = Classic.next_level
 
     def hand_machine(self):
         from .hand import FourDeckMachine  # the hand machine imports the registry, which imports us

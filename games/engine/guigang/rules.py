@@ -9,11 +9,9 @@ trump context depends on the trump suit alone.
 from itertools import chain
 
 from ..cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
-from ..classic import Classic
 from ..context import TRUMP, Chain, TrumpContext
-from ..errors import RuleError
-from ..units import Unit, subtract, tractors
-from ..variant import LeadShape, Variant
+from ..four_decks import FourDecks, four_deck_ranks
+from ..units import Unit, subtract, tractors, unit_of
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
 TEN = 10  # the declaring rank (叫牌 with 10s)
@@ -21,31 +19,6 @@ GROUP_COPIES = (2, 3, 4)  # pairs, triples, bombs: the copies a tractor may have
 
 
 # --- units ------------------------------------------------------------------------------
-
-
-def unit_of(ctx, counts):
-    """The one unit that is exactly ``counts`` (one class assumed), or None.
-
-    Structural: every identity has the same copies and, for a tractor, the identities
-    fill consecutive slots of one chain, one per slot (guigang has no cyclic chain)."""
-    it = iter(counts.items())
-    first, k = next(it)
-    if len(counts) == 1:
-        return Unit(k, 1, (first,))
-    if k < 2 or any(v != k for _, v in it):
-        return None
-    pos = ctx.pos
-    places = [pos[c] for c in counts]
-    if any(p is None for p in places):
-        return None
-    chain = places[0][0]
-    slots = {p[1] for p in places}
-    if any(p[0] != chain for p in places) or len(slots) != len(places):
-        return None
-    if max(slots) - min(slots) != len(slots) - 1:
-        return None
-    by_slot = sorted(counts, key=lambda c: pos[c][1])
-    return Unit(k, len(by_slot), by_slot)
 
 
 def pairs_in(counts):
@@ -181,40 +154,17 @@ def declaration_stands(standing, seat, cards):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class Guigang(Variant):
+class Guigang(FourDecks):
     id = "guigang"
-    decks = 4
-    hand_size = 54
-    kitty_size = 0
-    max_copies = 4
-    points_total = 400
-    throws = "none"
     levels = LEVELS
     first_level = 3
     default_level = 3
-    allows_no_trump = False
     redeal_limit = 3  # P12: consecutive deals without a declaration before the game stops
     rc_level_required = False
-    rc_fields = {
-        "kitty": {"trick_points": "int"},
-        "score": {"defender_points": "int"},
-        "declare": {"first_hand": "bool", "dealer": "seat?", "declarations": "declarations"},
-    }
 
     def build_context(self, level, trump):
         """§5.3–5.4; ``level`` is only recorded (A30)."""
-        cls = [0] * 54
-        rank = [0] * 54
-        for c in range(52):
-            s, f = suit_of(c), face_of(c)
-            if f == TEN:
-                cls[c], rank[c] = TRUMP, 98 if s == trump else 97
-            elif f == 2:
-                cls[c], rank[c] = TRUMP, 96 if s == trump else 95
-            else:
-                cls[c], rank[c] = (TRUMP if s == trump else s), f
-        cls[LJ] = cls[BJ] = TRUMP
-        rank[LJ], rank[BJ] = 99, 100
+        cls, rank = four_deck_ranks(TEN, trump)
         # A32: any 2 fills the slot between trump A and trump 3; 10s are in no chain.
         chains = [
             Chain([[LJ], [BJ]], TRUMP),
@@ -233,33 +183,7 @@ class Guigang(Variant):
 
     # --- leads (§5.5: one unit only) ------------------------------------------------------
 
-    def _lead_shape(self, ctx, cards):
-        """One unit of one class, else the RuleError('illegal_lead') to raise."""
-        if not cards:
-            return RuleError("illegal_lead", "a lead needs at least one card")
-        cls = ctx.class_of_cards(cards)
-        if cls is None:
-            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
-        unit = unit_of(ctx, counts_of(cards))
-        if unit is None:
-            return RuleError("illegal_lead", "a lead must be one unit (領牌不能甩牌)")
-        return LeadShape(cls, len(cards), [unit])
-
-    def throw_result(self, ctx, cards, others, hand=None):
-        if ctx.class_of_cards(cards) is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
-        if unit_of(ctx, counts_of(cards)) is None:
-            return False, [], "not_allowed"
-        return True, list(cards), None
-
     # --- following (§5.6) --------------------------------------------------------------------
-
-    def is_legal_follow(self, ctx, shape, hand, play):
-        if shape.n == 1 and len(play) == 1:
-            # A single follow is decided by the suit rule alone; most follows are singles.
-            cls, led = ctx.cls, shape.cls
-            return cls[play[0]] == led or all(cls[c] != led for c in hand)
-        return super().is_legal_follow(ctx, shape, hand, play)
 
     def follow_key(self, ctx, shape, counts):
         return structure_key(ctx, counts, shape.n)
@@ -317,10 +241,6 @@ class Guigang(Variant):
             return "dealer", 1, 1, "partner"
         levels = (x - 160) // 80
         return "defenders", levels, levels, "next"
-
-    # A35: classic's settlement (winner ±B×levels) and escape rule; levels wrap as A3.
-    settle = Classic.settle
-    next_level = Classic.next_level
 
     def hand_machine(self):
         from .hand import GuigangMachine  # the hand machine imports the registry, which imports us
