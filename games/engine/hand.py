@@ -526,14 +526,21 @@ class HandMachine:
         return lowest_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand)
 
     def random_play(self, state, seat, rng):
-        """A random legal play: a uniformly random unit to lead, or a uniform legal follow."""
-        v = self.variant
+        """A random legal play for ``seat``: ``random_lead`` or ``random_follow``."""
         ctx = self.context(state)
         hand = state["hands"][seat]
         trick = state["trick"]
         if not trick["plays"]:
-            return random_lead(v, ctx, hand, rng)
-        return random_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand, rng)
+            return self.random_lead(ctx, hand, rng)
+        return self.random_follow(ctx, self.variant.lead_shape(ctx, trick["shape_cards"]), hand, rng)
+
+    def random_lead(self, ctx, hand, rng):
+        """*hook*: a uniformly random unit to lead."""
+        return random_lead(self.variant, ctx, hand, rng)
+
+    def random_follow(self, ctx, shape, hand, rng):
+        """*hook*: a uniformly random legal follow."""
+        return random_follow(self.variant, ctx, shape, hand, rng)
 
     def view(self, state, seat=None):
         """What ``seat`` may see (None: a spectator). Never another seat's hand, never the

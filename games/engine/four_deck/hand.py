@@ -95,16 +95,13 @@ class FourDeckMachine(HandMachine):
             "if you hold one, else the most tractors, quads, triples and pairs you hold"
         )
 
-    def random_play(self, state, seat, rng):
-        """A random legal play: a random unit to lead; a follow built from a random order
-        of the cards (the generic uniform sampler would enumerate subsets of a 54-card hand)."""
+    def random_lead(self, ctx, hand, rng):
+        return random_lead(ctx, hand, rng)
+
+    def random_follow(self, ctx, shape, hand, rng):
+        """A legal follow built from a random order of the cards (the generic uniform
+        sampler would enumerate subsets of a 54-card hand)."""
         v = self.variant
-        ctx = self.context(state)
-        hand = state["hands"][seat]
-        trick = state["trick"]
-        if not trick["plays"]:
-            return random_lead(ctx, hand, rng)
-        shape = v.lead_shape(ctx, trick["shape_cards"])
         n = shape.n
         cls = ctx.cls
         suit = [c for c in hand if cls[c] == shape.cls]

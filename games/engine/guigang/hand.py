@@ -109,16 +109,12 @@ class GuigangMachine(HandMachine):
             out["my_declarations"] = [format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat]
         return out
 
-    def random_play(self, state, seat, rng):
-        """A random legal play: a random lead (``random_lead``); a follow built structurally from a
-        random order of the cards (the generic sampler would enumerate subsets of 54 cards)."""
-        v = self.variant
-        ctx = self.context(state)
-        hand = state["hands"][seat]
-        trick = state["trick"]
-        if not trick["plays"]:
-            return random_lead(ctx, hand, rng)
-        shape = v.lead_shape(ctx, trick["shape_cards"])
+    def random_lead(self, ctx, hand, rng):
+        return random_lead(ctx, hand, rng)
+
+    def random_follow(self, ctx, shape, hand, rng):
+        """A legal follow built structurally from a random order of the cards (the generic
+        sampler would enumerate subsets of 54 cards)."""
         n = shape.n
         cls = ctx.cls
         if n == 1:
