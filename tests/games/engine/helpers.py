@@ -1,6 +1,12 @@
-"""Shorthand for engine tests: cards from tokens, contexts from level/trump strings."""
+"""Shorthand for engine tests: cards from tokens, contexts from level/trump strings, and
+the check that a refused action changes nothing."""
+
+import json
+
+import pytest
 
 from games.engine.cards import FACE_VALUE, SUITS, counts_of, parse_card
+from games.engine.errors import RuleError
 from games.engine.registry import get_variant
 
 
@@ -17,3 +23,12 @@ def ctx_for(variant_id, level, trump):
 
 def counts(text):
     return counts_of(cards(text))
+
+
+def rejects(machine, state, action, code):
+    """``action`` raises RuleError(code) and leaves ``state`` exactly as it was."""
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(RuleError) as e:
+        machine.apply(state, action)
+    assert e.value.code == code
+    assert json.dumps(state, sort_keys=True) == before

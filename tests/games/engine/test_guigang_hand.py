@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import POINTS, TOKENS, counts_of, face_of, format_cards
-from games.engine.errors import RuleError
 from games.engine.guigang import GUIGANG
 from games.engine.guigang.hand import GuigangMachine
 from games.engine.hand import machine_for
+
+from .helpers import rejects
 
 M = machine_for("guigang")
 
@@ -22,14 +23,6 @@ def dealt(seed=1):
     s = M.new_match(seed)
     s, _ = M.apply(s, {"type": "deal", "count": 1000})
     return s
-
-
-def rejects(state, action, code):
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleError) as e:
-        M.apply(state, action)
-    assert e.value.code == code
-    assert json.dumps(state, sort_keys=True) == before
 
 
 def ten_of(state, seat, copies=1):
@@ -72,7 +65,7 @@ def test_reinforce_and_counter_in_the_machine():
     seat = next(seat for seat in range(4) if any(len(c["cards"]) >= 2 for c in calls[seat]))
     ten = ten_of(s, seat, 2)
     s, _ = M.apply(s, {"type": "declare", "seat": seat, "cards": [ten]})
-    rejects(s, {"type": "declare", "seat": seat, "cards": [ten]}, "declaration_rejected")  # equal
+    rejects(M, s, {"type": "declare", "seat": seat, "cards": [ten]}, "declaration_rejected")  # equal
     s, _ = M.apply(s, {"type": "declare", "seat": seat, "cards": [ten, ten]})  # 加固
     other = (seat + 1) % 4
     # Only more 10s than the standing two may counter; the own seat may not switch suit.
@@ -169,7 +162,7 @@ def test_a_lead_must_be_one_unit():
     dealer = s["dealer"]
     distinct = sorted(set(s["hands"][dealer]))
     x, y = next((x, y) for x in distinct for y in distinct if x < y and ctx.cls[x] == ctx.cls[y])
-    rejects(s, {"type": "play", "seat": dealer, "cards": [x, y]}, "illegal_lead")
+    rejects(M, s, {"type": "play", "seat": dealer, "cards": [x, y]}, "illegal_lead")
 
 
 def finish_with_lowest(state):
@@ -306,7 +299,7 @@ def test_illegal_follow_is_rejected_and_changes_nothing():
         rest = [c for c in hand if ctx.cls[c] != shape.cls]
         if len(suit) >= shape.n and rest:
             bad = rest[:1] + suit[: shape.n - 1]
-            rejects(s, {"type": "play", "seat": follower, "cards": bad}, "illegal_follow")
+            rejects(M, s, {"type": "play", "seat": follower, "cards": bad}, "illegal_follow")
             return
     pytest.fail("no position found")
 

@@ -10,6 +10,8 @@ from games.engine.cards import POINTS, TOKENS
 from games.engine.errors import RuleError
 from games.engine.hand import machine_for
 
+from .helpers import rejects
+
 M = machine_for("classic")
 
 
@@ -46,14 +48,6 @@ def to_play(seed=1):
     return s
 
 
-def rejects(state, action, code):
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleError) as e:
-        M.apply(state, action)
-    assert e.value.code == code
-    assert json.dumps(state, sort_keys=True) == before
-
-
 def test_deal_one_card_at_a_time_to_seats_in_turn():
     s = M.new_match(7)
     s, events = M.apply(s, {"type": "deal"})
@@ -83,9 +77,9 @@ def test_declaration_errors_change_nothing():
     s = dealt(1)
     seat = 0
     not_held = next(c for c in range(54) if c not in s["hands"][seat])
-    rejects(s, {"type": "declare", "seat": seat, "cards": [TOKENS[not_held]]}, "cards_not_held")
+    rejects(M, s, {"type": "declare", "seat": seat, "cards": [TOKENS[not_held]]}, "cards_not_held")
     non_level = next(c for c in s["hands"][seat] if c < 52 and c % 13 != 0)
-    rejects(s, {"type": "declare", "seat": seat, "cards": [TOKENS[non_level]]}, "declaration_rejected")
+    rejects(M, s, {"type": "declare", "seat": seat, "cards": [TOKENS[non_level]]}, "declaration_rejected")
 
 
 def test_first_hand_without_declaration_redeals():
@@ -120,24 +114,24 @@ def test_bury_errors():
     s = to_bury(1)
     dealer = s["dealer"]
     hand = [TOKENS[c] for c in s["hands"][dealer]]
-    rejects(s, {"type": "bury", "seat": dealer, "cards": hand[:7]}, "wrong_count")
-    rejects(s, {"type": "bury", "seat": (dealer + 1) % 4, "cards": hand[:8]}, "not_your_turn")
-    rejects(s, {"type": "play", "seat": dealer, "cards": hand[:1]}, "wrong_phase")
+    rejects(M, s, {"type": "bury", "seat": dealer, "cards": hand[:7]}, "wrong_count")
+    rejects(M, s, {"type": "bury", "seat": (dealer + 1) % 4, "cards": hand[:8]}, "not_your_turn")
+    rejects(M, s, {"type": "play", "seat": dealer, "cards": hand[:1]}, "wrong_phase")
 
 
 def test_play_errors_change_nothing():
     s = to_play(1)
     leader = s["turn"]
     other = (leader + 1) % 4
-    rejects(s, {"type": "play", "seat": other, "cards": [TOKENS[s["hands"][other][0]]]}, "not_your_turn")
-    rejects(s, {"type": "play", "seat": leader, "cards": ["S1"]}, "bad_card")
-    rejects(s, {"type": "play", "seat": leader, "cards": []}, "bad_cards")
-    rejects(s, {"type": "play", "seat": 9, "cards": ["SA"]}, "bad_seat")
-    rejects(s, {"type": "explode"}, "unknown_action")
-    rejects(s, {"type": "deal"}, "wrong_phase")
-    rejects(s, {"type": "close_declarations", "seat": leader}, "not_your_action")
+    rejects(M, s, {"type": "play", "seat": other, "cards": [TOKENS[s["hands"][other][0]]]}, "not_your_turn")
+    rejects(M, s, {"type": "play", "seat": leader, "cards": ["S1"]}, "bad_card")
+    rejects(M, s, {"type": "play", "seat": leader, "cards": []}, "bad_cards")
+    rejects(M, s, {"type": "play", "seat": 9, "cards": ["SA"]}, "bad_seat")
+    rejects(M, s, {"type": "explode"}, "unknown_action")
+    rejects(M, s, {"type": "deal"}, "wrong_phase")
+    rejects(M, s, {"type": "close_declarations", "seat": leader}, "not_your_action")
     not_held = next(c for c in range(54) if c not in s["hands"][leader])
-    rejects(s, {"type": "play", "seat": leader, "cards": [TOKENS[not_held]]}, "cards_not_held")
+    rejects(M, s, {"type": "play", "seat": leader, "cards": [TOKENS[not_held]]}, "cards_not_held")
 
 
 def test_illegal_follow_is_rejected_with_a_reason():
@@ -185,7 +179,7 @@ def test_escape_ends_the_hand_with_the_escape_settlement_and_a_new_match():
     s = to_play(1)
     s, events = M.apply(s, {"type": "escape", "seat": 1})
     assert s["phase"] == "end" and s["result"]["deltas"] == [1, -3, 1, 0]
-    rejects(s, {"type": "play", "seat": 0, "cards": ["SA"]}, "hand_over")
+    rejects(M, s, {"type": "play", "seat": 0, "cards": ["SA"]}, "hand_over")
     nxt = M.next_hand(s)
     assert nxt["first_hand"] and nxt["levels"] == [2, 2]
 

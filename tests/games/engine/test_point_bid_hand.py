@@ -15,6 +15,8 @@ from games.engine.hand import machine_for
 from games.engine.moves import legal_follows
 from games.engine.point_bid import POINT_BID
 
+from .helpers import rejects
+
 M = machine_for("point_bid")
 
 
@@ -54,14 +56,6 @@ def to_play(seed=1, contract=80, trump="H", decks=2):
     return s
 
 
-def rejects(state, action, code):
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleError) as e:
-        M.apply(state, action)
-    assert e.value.code == code
-    assert json.dumps(state, sort_keys=True) == before
-
-
 def finish(s, rng=None):
     """Play to the end: random legal plays with ``rng``, else the auto-play."""
     while s["phase"] == "play":
@@ -77,7 +71,7 @@ def finish(s, rng=None):
 @pytest.mark.parametrize("decks,size,kitty", [(2, 25, 8), (1, 12, 6)])
 def test_the_whole_deal_comes_before_the_bidding(decks, size, kitty):
     s = M.new_match(3, {"decks": decks})
-    rejects(s, {"type": "bid", "seat": 0, "bid": 100}, "wrong_phase")
+    rejects(M, s, {"type": "bid", "seat": 0, "bid": 100}, "wrong_phase")
     s, events = M.apply(s, {"type": "deal", "count": 1000})
     assert [len(h) for h in s["hands"]] == [size] * 4 and len(s["kitty"]) == kitty
     assert s["phase"] == "bid" and s["turn"] == 0
@@ -101,12 +95,12 @@ BID_ERRORS = [
 
 @pytest.mark.parametrize("why,bid,code", BID_ERRORS, ids=[r[0] for r in BID_ERRORS])
 def test_bid_errors_change_nothing(why, bid, code):
-    rejects(dealt(), {"type": "bid", "seat": bid[0], "bid": bid[1]}, code)
+    rejects(M, dealt(), {"type": "bid", "seat": bid[0], "bid": bid[1]}, code)
 
 
 def test_a_bid_must_undercut_and_a_passed_player_is_skipped():
     s, _ = bid_through(dealt(), [(0, 100), (1, None)])
-    rejects(s, {"type": "bid", "seat": 2, "bid": 100}, "illegal_bid")
+    rejects(M, s, {"type": "bid", "seat": 2, "bid": 100}, "illegal_bid")
     s, _ = bid_through(s, [(2, 95), (3, None)])
     assert s["turn"] == 0
     s, _ = bid_through(s, [(0, 90)])
@@ -126,7 +120,7 @@ def test_contract_kitty_shown_to_everyone_and_taken_by_the_dealer():
         v = M.view(s, seat)
         assert sorted(v["shown_kitty"]) == kitty
         assert v["trump"] is None and not v["trump_named"]
-    rejects(s, {"type": "bid", "seat": 2, "bid": 50}, "wrong_phase")
+    rejects(M, s, {"type": "bid", "seat": 2, "bid": 50}, "wrong_phase")
 
 
 def test_four_passes_redeal_with_the_same_first_bidder():
@@ -150,10 +144,10 @@ def test_bid_zero_ends_the_bidding_at_once():
 
 def test_name_trump_errors_change_nothing():
     s = to_trump()
-    rejects(s, {"type": "name_trump", "seat": 1, "trump": "H"}, "not_your_turn")
-    rejects(s, {"type": "name_trump", "seat": 0, "trump": "X"}, "bad_trump")
-    rejects(s, {"type": "name_trump", "seat": 0, "trump": 1}, "bad_trump")
-    rejects(s, {"type": "bury", "seat": 0, "cards": [TOKENS[c] for c in s["hands"][0][:8]]}, "wrong_phase")
+    rejects(M, s, {"type": "name_trump", "seat": 1, "trump": "H"}, "not_your_turn")
+    rejects(M, s, {"type": "name_trump", "seat": 0, "trump": "X"}, "bad_trump")
+    rejects(M, s, {"type": "name_trump", "seat": 0, "trump": 1}, "bad_trump")
+    rejects(M, s, {"type": "bury", "seat": 0, "cards": [TOKENS[c] for c in s["hands"][0][:8]]}, "wrong_phase")
 
 
 @pytest.mark.parametrize("trump", ["S", "H", "C", "D", None])
@@ -165,7 +159,7 @@ def test_name_trump_or_no_trump(trump):
 
 def test_bury_count_follows_the_deck_count():
     s = to_bury(decks=1)
-    rejects(s, {"type": "bury", "seat": 0, "cards": [TOKENS[c] for c in s["hands"][0][:8]]}, "wrong_count")
+    rejects(M, s, {"type": "bury", "seat": 0, "cards": [TOKENS[c] for c in s["hands"][0][:8]]}, "wrong_count")
     s, _ = M.apply(s, {"type": "bury", "seat": 0, "cards": [TOKENS[c] for c in s["hands"][0][:6]]})
     assert s["phase"] == "play" and [len(h) for h in s["hands"]] == [12] * 4
 
@@ -174,7 +168,7 @@ def test_bury_count_follows_the_deck_count():
 def test_surrender_at_85_or_more_loses_one_level(contract, m):
     s = to_bury(contract=contract)
     assert M.view(s, 0)["can_surrender"] and not M.view(s, 1)["can_surrender"]
-    rejects(s, {"type": "surrender", "seat": 1}, "not_your_turn")
+    rejects(M, s, {"type": "surrender", "seat": 1}, "not_your_turn")
     s, events = M.apply(s, {"type": "surrender", "seat": 0})
     r = s["result"]
     assert s["phase"] == "end" and r["surrender"]
@@ -184,8 +178,8 @@ def test_surrender_at_85_or_more_loses_one_level(contract, m):
 
 
 def test_no_surrender_at_80_or_before_trump():
-    rejects(to_bury(contract=80), {"type": "surrender", "seat": 0}, "surrender_not_allowed")
-    rejects(to_trump(contract=100), {"type": "surrender", "seat": 0}, "wrong_phase")
+    rejects(M, to_bury(contract=80), {"type": "surrender", "seat": 0}, "surrender_not_allowed")
+    rejects(M, to_trump(contract=100), {"type": "surrender", "seat": 0}, "wrong_phase")
 
 
 # --- play and scoring -----------------------------------------------------------------------
