@@ -7,7 +7,6 @@ hot paths only index precomputed tuples (RULES §1.2–1.3).
 from .cards import N_IDENTITIES, SORT_KEY
 
 TRUMP = 4  # plain classes are the suit indexes 0..3, so cls[c] == suit_of(c) for plain cards
-CLASS_NAMES = ("S", "H", "C", "D", "T")
 
 
 class Chain:
@@ -43,9 +42,6 @@ class TrumpContext:
             (0 if self.cls[c] == TRUMP else 1 + self.cls[c], -self.rank[c], SORT_KEY[c])
             for c in range(N_IDENTITIES)
         )
-
-    def is_trump(self, c):
-        return self.cls[c] == TRUMP
 
     def class_of_cards(self, cards):
         """The one class of ``cards``, or None if they mix classes."""

@@ -14,7 +14,7 @@ from .cards import counts_of
 from .context import TRUMP
 from .errors import RuleError
 from .moves import build_two_deck_follow
-from .units import Unit, can_pack, decompose, packings, tractors, unit_sort_key
+from .units import can_pack, decompose, packings, tractors, unit_sort_key
 
 
 class LeadShape:
@@ -149,9 +149,6 @@ class Variant:
         if not beaten:
             return True, list(cards), None
         return False, self.forced_unit(ctx, units, beaten).expand(), "beaten"
-
-    def is_legal_lead_units(self, ctx, units):
-        return len(units) == 1 or self.throw_allowed(ctx.cls[units[0].cards[0]])
 
     # --- following ------------------------------------------------------------------
 
@@ -324,7 +321,3 @@ _SHAPES = {}
 @lru_cache(maxsize=512)
 def _cached_context(variant, level, trump):
     return variant.build_context(level, trump)
-
-
-def single_unit(c):
-    return Unit(1, 1, (c,))
