@@ -141,14 +141,14 @@ def _fields(reader, specs):
     return {name: reader.field(name, spec) for name, spec in specs.items()}
 
 
-def _physical(variant, decks, *sets):
-    limit = decks
+def _physical(decks, *sets):
+    """impossible_cards if an identity occurs more than ``decks`` times within one set."""
     for group in sets:
         count = Counter()
         for cl in group:
             if cl is not None:
                 count.update(cl.cards)
-        if count and max(count.values()) > limit:
+        if count and max(count.values()) > decks:
             raise RuleError("impossible_cards", "a card occurs more often than the decks allow")
 
 
@@ -176,7 +176,7 @@ def evaluate(case):
     reader.parse_cards()
     trump = _trump(variant, case, kind)
     level = _level(variant, case, kind)
-    _physical_check(variant, decks, kind, f)
+    _physical_check(decks, kind, f)
     f["level"] = level
     ctx = v.context(level, trump) if kind in CARD_KINDS or kind == "special" else None
     return getattr(v, f"rc_{kind}", None)(ctx, f) if kind in v.rc_own_kinds else _GENERIC[kind](v, ctx, f)
@@ -233,24 +233,24 @@ def _level(variant, case, kind):
     return FACE_VALUE[level]
 
 
-def _physical_check(variant, decks, kind, f):
+def _physical_check(decks, kind, f):
     if kind == "lead":
-        _physical(variant, decks, [f["cards"]])
+        _physical(decks, [f["cards"]])
     elif kind == "throw":
         if f["hand"] is not None:
-            _physical(variant, decks, f["others"] + [f["hand"]])
+            _physical(decks, f["others"] + [f["hand"]])
         else:
-            _physical(variant, decks, f["others"] + [f["cards"]])
+            _physical(decks, f["others"] + [f["cards"]])
     elif kind == "follow":
-        _physical(variant, decks, [f["lead"], f["hand"]])
+        _physical(decks, [f["lead"], f["hand"]])
     elif kind == "winner":
-        _physical(variant, decks, f["plays"])
+        _physical(decks, f["plays"])
     elif kind == "kitty":
-        _physical(variant, decks, [f["lead"]], [f.get("winning_play")])
+        _physical(decks, [f["lead"]], [f.get("winning_play")])
     elif kind == "declare":
-        _physical(variant, decks, *[[cl] for _, cl in f.get("declarations") or []], [f.get("kitty")])
+        _physical(decks, *[[cl] for _, cl in f.get("declarations") or []], [f.get("kitty")])
     elif kind == "special":
-        _physical(variant, decks, [f["hand"]])
+        _physical(decks, [f["hand"]])
 
 
 # --- the card kinds, the same for every variant ---------------------------------------
