@@ -8,11 +8,11 @@ from django import forms
 from django_filters.fields import IsoDateTimeField
 
 from accounts.models import LedgerEntry, LedgerTransaction
-from games.engine.registry import VARIANTS
+from games.engine.registry import variant_ids
 from games.models import HandPlayer
 from lobby.models import Table
 
-VARIANT_CHOICES = [(v, v) for v in sorted(VARIANTS)]
+VARIANT_CHOICES = [(v, v) for v in sorted(variant_ids())]
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):

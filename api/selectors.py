@@ -8,7 +8,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from accounts.models import LedgerEntry
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand, HandPlayer
 from lobby.models import Seat, Table
 from api.models import SittingBan, TableClosure

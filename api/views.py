@@ -25,7 +25,7 @@ from api.selectors import (
     table_public_view,
     tables_live,
 )
-from games.engine.registry import VARIANTS
+from games.engine.registry import variant_ids
 from stats.models import ALL_VARIANTS
 from stats.selectors import (
     leaderboard_balance,
@@ -147,13 +147,13 @@ def _hand_finished_or_error(pk):
 
 def _variant_param(request, *, allow_all):
     variant = request.query_params.get("variant", ALL_VARIANTS if allow_all else None)
-    allowed = set(VARIANTS) | ({ALL_VARIANTS} if allow_all else set())
+    allowed = set(variant_ids()) | ({ALL_VARIANTS} if allow_all else set())
     if variant not in allowed:
         raise ValidationError({"variant": f"one of {sorted(allowed)}"})
     return variant
 
 
-VARIANT_PARAM = OpenApiParameter("variant", str, enum=sorted(VARIANTS) + [ALL_VARIANTS],
+VARIANT_PARAM = OpenApiParameter("variant", str, enum=sorted(variant_ids()) + [ALL_VARIANTS],
                                  description=f"a variant, or {ALL_VARIANTS!r} (default)")
 
 

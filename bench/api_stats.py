@@ -54,7 +54,7 @@ def copy_rows(cursor, table, columns, rows):
 def seed(*, hands, players, seed_value):
     from django.db import connection
 
-    from games.engine.hand import machine_for
+    from games.engine.registry import machine_for
     from stats.models import ALL_VARIANTS
 
     rng = random.Random(seed_value)

@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine.bot import bot_action  # noqa: E402
-from games.engine.hand import machine_for  # noqa: E402
+from games.engine.registry import machine_for  # noqa: E402
 
 BOTS = (0, 2)
 WINDOW_ROUNDS = 4  # chances each seat gets to declare in the window after the deal

@@ -18,8 +18,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine.errors import RuleError  # noqa: E402
-from games.engine.hand import machine_for  # noqa: E402
-from games.engine.registry import VARIANTS  # noqa: E402
+from games.engine.registry import machine_for  # noqa: E402
+from games.engine.registry import variant_ids  # noqa: E402
 
 
 def play_hand(machine, state, rng):
@@ -85,7 +85,7 @@ def time_calls(machine, finished, rng):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", default="classic", choices=sorted(VARIANTS))
+    parser.add_argument("--variant", default="classic", choices=sorted(variant_ids()))
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

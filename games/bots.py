@@ -11,7 +11,7 @@ import random
 
 from games.engine.bot import bot_action
 from games.engine.errors import RuleError
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 
 
 def bot_choose_action(state, seat):

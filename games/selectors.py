@@ -2,7 +2,7 @@
 
 from django.db.models import Q
 
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameEvent, GameState
 from lobby.models import Seat
 

@@ -23,7 +23,7 @@ from api.selectors import table_is_closed, user_is_banned
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
 from games.bots import bot_choose_action
 from games.engine.errors import RuleError
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.fanout import fanout_send
 from games.models import GameEvent, GameState, Hand, HandPlayer
 from lobby.models import Seat, Table

@@ -2,14 +2,14 @@
 
 from django.db.models import Prefetch
 
-from games.engine.registry import VARIANTS
+from games.engine.registry import variant_ids
 from lobby.models import Room, Seat, Table
 from lobby.stakes import worst_loss_stakes
 
 
 def variants_available():
     """(id, worst loss in base stakes) of every variant the engine plays today."""
-    return [(v, worst_loss_stakes(v)) for v in sorted(VARIANTS)]
+    return [(v, worst_loss_stakes(v)) for v in sorted(variant_ids())]
 
 
 def lobby_rooms():

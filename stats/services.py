@@ -4,7 +4,7 @@ from collections import defaultdict
 
 from django.db import IntegrityError, connection, transaction
 
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from lobby.models import Table
 from stats.models import ALL_VARIANTS, PlayerStats, RecordedHand
 

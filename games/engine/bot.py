@@ -55,7 +55,7 @@ from math import comb
 
 from .cards import POINTS, counts_of, full_deck, parse_cards, suit_of
 from .context import TRUMP
-from .hand import machine_for
+from .registry import machine_for
 from .moves import lead_units, legal_follows, lowest_follow, standing_throws
 
 ENUMERATE_LIMIT = 160  # enumerate every legal follow when there are at most this many

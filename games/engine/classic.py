@@ -7,7 +7,9 @@ settlement.
 
 from .cards import BJ, LJ, SUITS, card, face_of, suit_of
 from .context import TRUMP, Chain, TrumpContext
+from .descriptor import Descriptor
 from .errors import RuleError
+from .hand import HandMachine
 from .variant import Variant
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
@@ -193,3 +195,16 @@ class Classic(Variant):
 
 
 CLASSIC = Classic()
+
+
+DESCRIPTOR = Descriptor(
+    id="classic",
+    label={"en": "Classic", "zh": "经典升级"},
+    summary={
+        "en": "Two decks, a kitty of 8, trump declared during the deal, throws allowed.",
+        "zh": "两副牌，底牌8张，发牌时亮主，可以甩牌。",
+    },
+    machine_factory=lambda: HandMachine(CLASSIC),
+    timers={"deal": 0.3, "declare": 8, "bury": 30, "play": None},
+    worst_loss=4,
+)

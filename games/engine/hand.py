@@ -36,7 +36,7 @@ tricks, scoring, escape, views, auto-play). A variant with other phases subclass
 adds handlers to ``handlers`` (``{"bid": self._bid, ...}``), and overrides the hooks
 marked *hook* below (deal order, declarations and their close, kitty handling, the
 hand result, what a view shows of declarations). ``machine_for(variant_id)`` returns
-the machine; register a subclass in ``MACHINES``.
+the machine: the variant package's descriptor builds it (``registry.py``).
 """
 
 import random
@@ -44,7 +44,6 @@ import random
 from .cards import POINTS, SORT_KEY, TOKENS, format_cards, full_deck, is_submultiset, parse_cards
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead
-from .registry import get_variant
 
 SYSTEM = None
 
@@ -590,24 +589,3 @@ class HandMachine:
             return None
         t = state["tricks"][-1]
         return {"leader": t["leader"], "winner": t["winner"], "plays": [format_cards(p) for p in t["plays"]]}
-
-
-MACHINES = {}
-
-
-def machine_for(variant_id):
-    machine = MACHINES.get(variant_id)
-    if machine is None:
-        variant = get_variant(variant_id)
-        # A variant with phases of its own (point_bid's bidding) builds its subclass.
-        own = getattr(variant, "hand_machine", None)
-        machine = MACHINES[variant_id] = own() if own else HandMachine(variant)
-    return machine
-
-
-def apply(state, action):
-    return machine_for(state["variant"]).apply(state, action)
-
-
-def view(state, seat=None):
-    return machine_for(state["variant"]).view(state, seat)

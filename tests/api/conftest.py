@@ -4,7 +4,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.bots import bot_choose_action
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameState, Hand, HandPlayer
 from games.services import game_apply_action, game_timer_fire, hand_settle, table_sit
 from lobby.services import room_default_get_or_create, table_create

@@ -7,7 +7,7 @@ import pytest
 
 from api.replay import replay_build
 from api.selectors import hand_replay_events
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameEvent, GameState
 
 pytestmark = pytest.mark.django_db

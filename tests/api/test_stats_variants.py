@@ -3,7 +3,7 @@ as the platform's clock would), it settles, and stats_record_hand counts it."""
 
 import pytest
 
-from games.engine.registry import VARIANTS
+from games.engine.registry import variant_ids
 from games.models import GameState, Hand
 from games.services import game_timer_fire, hand_settle, table_bot_add
 from lobby.services import room_default_get_or_create, table_create
@@ -13,7 +13,7 @@ from stats.services import stats_record_hand
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", sorted(variant_ids()))
 def test_every_variant_settles_into_the_counters(variant, make_user):
     table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
                          decks=1 if variant == "point_bid" else None, seed=f"stats-{variant}")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine.cards import TOKENS, format_cards
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameState
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]

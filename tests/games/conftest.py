@@ -1,7 +1,7 @@
 import pytest
 
 from games.bots import bot_choose_action
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameState
 from games.services import game_apply_action, game_timer_fire, table_sit
 from lobby.services import room_default_get_or_create, table_create

@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches
 from games.bots import bot_choose_action
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
 from games.services import table_sit
 from lobby.services import room_default_get_or_create, table_create

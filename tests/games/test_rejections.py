@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.engine.errors import RuleError
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameState
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 
 from accounts.selectors import ledger_mismatches, point_balance
 from games.bots import bot_choose_action
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
 from games.services import game_timer_fire, hand_settle
 

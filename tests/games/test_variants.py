@@ -5,14 +5,14 @@ e.g. point_bid's bidding, go through the same door)."""
 import pytest
 
 from accounts.selectors import ledger_mismatches
-from games.engine.registry import VARIANTS
+from games.engine.registry import variant_ids
 from games.models import GameState, Hand
 from games.services import game_timer_fire, hand_settle, table_bot_add
 from lobby.services import room_default_get_or_create, table_create
 
 pytestmark = pytest.mark.django_db
 
-CASES = [(v, None) for v in sorted(VARIANTS) if v != "point_bid"] + [
+CASES = [(v, None) for v in sorted(variant_ids()) if v != "point_bid"] + [
     ("point_bid", 1), ("point_bid", 2)]
 
 

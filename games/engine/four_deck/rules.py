@@ -285,10 +285,6 @@ class FourDeck(FourDecks):
         levels = 1 + (x - 160) // 80
         return "defenders", levels, levels, "next"
 
-    def hand_machine(self):
-        from .hand import FourDeckMachine  # the hand machine imports the registry, which imports us
-
-        return FourDeckMachine(self)
 
     # --- rules_check adapters -------------------------------------------------------------------
 

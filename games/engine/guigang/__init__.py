@@ -12,3 +12,15 @@ from .rules import (  # noqa: F401
     tractor_structure,
     unit_of,
 )
+
+from ..descriptor import Descriptor  # noqa: E402
+from .hand import GuigangMachine  # noqa: E402
+
+DESCRIPTOR = Descriptor(
+    id="guigang",
+    label={'en': 'Guigang', 'zh': '贵港拖拉机'},
+    summary={'en': 'Four decks, 10s and 2s always trump, bombs, levels 3 to A.', 'zh': '四副牌，10和2为常主，有炸弹，从3打到A。'},
+    machine_factory=lambda: GuigangMachine(GUIGANG),
+    timers={"deal": 0.3, "declare": 8, "play": None},
+    worst_loss=4,
+)

@@ -242,10 +242,6 @@ class Guigang(FourDecks):
         levels = (x - 160) // 80
         return "defenders", levels, levels, "next"
 
-    def hand_machine(self):
-        from .hand import GuigangMachine  # the hand machine imports the registry, which imports us
-
-        return GuigangMachine(self)
 
     # --- rules_check adapters -------------------------------------------------------------------
 

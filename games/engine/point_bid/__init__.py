@@ -13,3 +13,28 @@ from .rules import (  # noqa: F401
     start_bidding,
     trump_disclosures,
 )
+
+from ..descriptor import Descriptor, TableOption  # noqa: E402
+from .hand import PointBidTable  # noqa: E402
+
+DESCRIPTOR = Descriptor(
+    id="point_bid",
+    label={"en": "Point bidding", "zh": "叫分"},
+    summary={
+        "en": "One against three: bid the points the defenders must not reach; 2s and 7s always trump.",
+        "zh": "一打三：叫出闲家不能达到的分数，2和7为常主。",
+    },
+    machine_factory=PointBidTable,
+    options=(
+        TableOption(
+            name="decks",
+            label={"en": "Decks", "zh": "副数"},
+            choices=((2, {"en": "Two decks", "zh": "两副牌"}), (1, {"en": "One deck", "zh": "一副牌"})),
+            default=2,
+        ),
+    ),
+    timers={"deal": 0.3, "bid": 20, "trump": 20, "bury": 30, "play": None},
+    worst_loss=9,
+    partnerships=False,
+    plays_matches=False,
+)

@@ -193,12 +193,6 @@ class PointBid(Variant):
     def with_decks(self, decks):
         return BY_DECKS[decks]
 
-    def hand_machine(self):
-        """The hand machine with bidding (hand.py's ``machine_for`` asks for it)."""
-        # Imported here: hand.py imports the registry, which imports this module.
-        from .hand import PointBidTable
-
-        return PointBidTable()
 
     def build_context(self, level, trump):
         cls = [0] * 54

@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 from games.engine.bot import bot_action, bury_cards, seen
 from games.engine.cards import POINTS, TOKENS, counts_of, parse_cards
 from games.engine.context import TRUMP
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.engine.moves import legal_follows, lowest_follow
-from games.engine.registry import VARIANTS
+from games.engine.registry import variant_ids
 
 S, H, C, D = 0, 1, 2, 3
 
 
-PLAYABLE = sorted(VARIANTS)
+PLAYABLE = sorted(variant_ids())
 
 
 # --- driving whole hands ---------------------------------------------------------------------

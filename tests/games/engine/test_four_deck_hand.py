@@ -13,7 +13,7 @@ from games.engine.cards import POINTS, TOKENS, counts_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
 from games.engine.four_deck.hand import FourDeckMachine, random_lead
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.engine.moves import lead_units
 
 M = machine_for("four_deck")

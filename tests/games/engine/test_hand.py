@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.cards import POINTS, TOKENS
 from games.engine.errors import RuleError
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 
 from .helpers import rejects
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.engine.cards import POINTS
 from games.engine.errors import RuleError
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.engine.moves import (
     lead_units,
     legal_follows,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from games.engine.cards import POINTS, TOKENS, parse_cards, points_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.hand import machine_for
+from games.engine.registry import machine_for
 from games.engine.moves import legal_follows
 from games.engine.point_bid import POINT_BID
 
