@@ -6,7 +6,7 @@ All functions take a one-class multiset as a ``{card: copies}`` dict and a
 
 from itertools import product
 
-from .cards import SORT_KEY
+from .cards import SORT_KEY, TOKENS
 
 
 class Unit(tuple):
@@ -34,16 +34,10 @@ class Unit(tuple):
     def fmt(self):
         return f"{self[0]}x{self[1]}"
 
-    @property
-    def is_tractor(self):
-        return self[1] >= 2
-
     def expand(self):
         return [c for c in self[2] for _ in range(self[0])]
 
     def __repr__(self):
-        from .cards import TOKENS
-
         return f"Unit({self.fmt} {' '.join(TOKENS[c] for c in self[2])})"
 
 
@@ -121,7 +115,22 @@ def has_tractor(ctx, counts, copies, length):
 
 def decompose(ctx, counts, max_copies=2):
     """Canonical decomposition (RULES §1.4): the split whose format is lexicographically
-    greatest, units sorted largest first by (cards, copies)."""
+    greatest, units sorted largest first by (cards, copies). Where several splits share
+    that format, the one found first; ``canonical_decompositions`` lists them all."""
+    return _canonical(ctx, counts, max_copies, every=False)[0]
+
+
+def canonical_decompositions(ctx, counts, max_copies=2):
+    """Every decomposition with the canonical format, each once. Several exist only where
+    a slot holds several identities (e.g. ``C4 C4 LJ LJ S4 S4`` at level 4, no trump:
+    either level pair joins ``LJ LJ``), and the choice matters only to a failed throw."""
+    return _canonical(ctx, counts, max_copies, every=True)
+
+
+def _canonical(ctx, counts, max_copies, every):
+    """The canonical decompositions of ``counts`` as a list: all of them if ``every``,
+    else the first found. Only tractors are branched over: with no tractor left, the
+    groups are the one split."""
     memo = {}
 
     def best(cnt):
@@ -133,27 +142,30 @@ def decompose(ctx, counts, max_copies=2):
         for c in range(2, max_copies + 1):
             cands.extend(tractors(ctx, cnt, c))
         if not cands:
-            result = sorted(
-                (Unit(k, 1, (c,)) for c, k in cnt.items()),
-                key=lambda u: u.key,
-                reverse=True,
-            )
+            result = [sorted((Unit(k, 1, (c,)) for c, k in cnt.items()), key=lambda u: u.key, reverse=True)]
             memo[key] = result
             return result
         top = max(max(u.key for u in cands), max((k, k) for k in cnt.values()))
         options = [u for u in cands if u.key == top]
         options += [Unit(k, 1, (c,)) for c, k in cnt.items() if (k, k) == top]
-        result = None
+        result = []
         result_fmt = None
         for u in options:
-            rest = best(subtract(cnt, u.cards, u.copies))
-            fmt = [u.key] + [r.key for r in rest]
-            if result is None or fmt > result_fmt:
-                result, result_fmt = [u] + rest, fmt
+            for rest in best(subtract(cnt, u.cards, u.copies)):
+                fmt = [u.key] + [r.key for r in rest]
+                if result_fmt is None or fmt > result_fmt:
+                    result, result_fmt = [[u] + rest], fmt
+                elif every and fmt == result_fmt:
+                    result.append([u] + rest)
+                if not every:
+                    break
+        if every:
+            # The same split is reached once per order its tractors are taken in.
+            result = list({tuple(sorted(d)): d for d in result}.values())
         memo[key] = result
         return result
 
-    return best(counts) if counts else []
+    return best(counts) if counts else [[]]
 
 
 def unit_of(ctx, counts):
