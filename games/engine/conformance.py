@@ -2,16 +2,18 @@
 
 Input checking runs in the contract's order of precedence: structure (bad_input),
 then card tokens (bad_card), trump (bad_trump), level (bad_level), the physical
-deck limit (impossible_cards), and only then the rules themselves. Fields that only
-one variant has are declared by that variant (``Variant.rc_fields``) and its
-``rc_<kind>`` method computes the result from checked, parsed values.
+deck limit (impossible_cards), and only then the rules themselves. The card kinds that
+every variant answers alike are here; what one variant adds (its kinds, its fields, its
+own answers) is its adapter in conformance_adapters.py.
 """
 
 from collections import Counter
 
 from .cards import FACE_VALUE, SUITS, format_cards, is_submultiset, parse_card
+from .conformance_adapters import ADAPTERS
 from .errors import RuleError
 from .registry import get_variant
+from .units import format_of
 
 KINDS = ("lead", "throw", "follow", "winner", "kitty", "score", "settle", "declare", "special")
 CARD_KINDS = ("lead", "throw", "follow", "winner", "kitty")
@@ -160,26 +162,30 @@ def evaluate(case):
     if kind not in KINDS:
         raise RuleError("unknown_kind", f"no such kind: {kind!r}")
     variant = get_variant(case.get("variant"))
-    if kind not in variant.rc_kinds:
+    adapter = ADAPTERS.get(variant.id)
+    if adapter is None or kind not in adapter.kinds:
         raise RuleError("not_applicable", f"{kind} is not defined for {variant.id}")
 
     decks = variant.decks
-    if "decks" in variant.rc_common:
+    if adapter.takes_decks:
         decks = _get(case, "decks", 2)
         if decks not in (1, 2) or isinstance(decks, bool):
             raise bad("decks must be 1 or 2")
     v = variant.with_decks(decks) if decks != variant.decks else variant
     reader = Reader(case, v.hand_size)
     f = _kind_fields(reader, kind)
-    f.update(_fields(reader, v.rc_fields.get(kind, {})))
+    f.update(_fields(reader, adapter.fields.get(kind, {})))
 
     reader.parse_cards()
     trump = _trump(variant, case, kind)
-    level = _level(variant, case, kind)
+    level = _level(variant, adapter, case, kind)
     _physical_check(decks, kind, f)
     f["level"] = level
     ctx = v.context(level, trump) if kind in CARD_KINDS or kind == "special" else None
-    return getattr(v, f"rc_{kind}", None)(ctx, f) if kind in v.rc_own_kinds else _GENERIC[kind](v, ctx, f)
+    answer = getattr(adapter, kind, None)
+    if answer is not None:
+        return answer(v, ctx, f)
+    return _GENERIC[kind](v, ctx, f)
 
 
 def _kind_fields(reader, kind):
@@ -224,8 +230,8 @@ def _trump(variant, case, kind):
     return SUITS.index(t)
 
 
-def _level(variant, case, kind):
-    if not variant.rc_level_required or (kind not in CARD_KINDS and kind != "declare"):
+def _level(variant, adapter, case, kind):
+    if not adapter.level_required or (kind not in CARD_KINDS and kind != "declare"):
         return variant.default_level
     level = case.get("level")
     if not isinstance(level, str) or level not in FACE_VALUE or FACE_VALUE[level] not in variant.levels:
@@ -261,7 +267,7 @@ def _rc_lead(v, ctx, f):
         shape = v.lead_shape(ctx, f["cards"].cards)
     except RuleError:
         return {"legal": False}
-    return {"legal": True, "format": [u.fmt for u in shape.units]}
+    return {"legal": True, "format": format_of(shape.units)}
 
 
 def _rc_throw(v, ctx, f):
@@ -293,14 +299,7 @@ def _rc_winner(v, ctx, f):
 
 
 def _rc_settle(v, ctx, f):
-    deltas = v.settle(
-        base=f["base"],
-        dealer=f["dealer"],
-        winner=f["winner"],
-        levels=f["levels"],
-        escape=f["escape"],
-        multiplier=f.get("multiplier") or 1,
-    )
+    deltas = v.settle(base=f["base"], dealer=f["dealer"], winner=f["winner"], levels=f["levels"], escape=f["escape"])
     return {"deltas": deltas}
 
 

@@ -1,42 +1,40 @@
-"""The hand state machine: ``apply(state, action) -> (state, events)``.
+"""The hand state machine every variant builds on: ``apply(state, action) -> (state, events)``.
 
 State is a plain JSON-able dict (cards are ints, see cards.py), so it round-trips
 through the database unchanged. ``apply`` never mutates its input: it works on a
 copy and raises ``RuleError`` (stable code) before any change is visible, so an
 illegal action leaves the state exactly as it was.
 
-Phases of a classic hand::
-
-    deal ──(declare…)──> declare ──close_declarations──> bury ──bury──> play ──25 tricks──> end
-      ^                     │ first hand, nobody declared
-      └──── redeal <────────┘
-
-Actions (``seat`` is None for system actions that the platform's timers send):
+Phases: ``deal`` (with declarations) → ``declare`` (the window) → the variant's own
+(``bury`` where there is a kitty) → ``play`` → ``end``; each variant's ``hand.py`` draws
+its own. Actions (``seat`` is None for system actions that the platform's timers send):
 
 - ``{"type": "deal", "count": k}`` (system): deal the next k cards (default 1), one at a time.
 - ``{"type": "declare", "seat": s, "cards": [...]}``: during the deal or the window.
-- ``{"type": "close_declarations"}`` (system): the 8 s window after the deal has ended.
+- ``{"type": "close_declarations"}`` (system): the window after the deal has ended (P1).
 - ``{"type": "bury", "seat": dealer, "cards": [...]}``
 - ``{"type": "play", "seat": s, "cards": [...]}``: a lead (unit or throw) or a follow.
 - ``{"type": "escape", "seat": s}``: the seat left during the hand (RULES §2.10, P7).
 
 The platform drives time: ``timer(state)`` says what the platform does next when nobody
-acts, as ``(kind, seat, action)``: ``kind`` names the timeout the platform applies
-("deal": pace of the deal, "declare": the 8 s window (P1), "bury": 30 s (P2), "play":
-the table's turn timeout, or a variant's own such as "bid"); ``seat`` is the seat
-that is waiting to act (None for the deal and the window); ``action`` is what the
-platform applies on expiry (the auto-play of P2/P5 for a seat). None when the hand
-has ended.
+acts, as ``(kind, seat, action)``: ``kind`` names the timer ("deal": the pace of the
+deal, "declare": the window (P1), "bury" (P2), "play": the table's turn timeout (P4),
+or a variant's own such as "bid"), whose length the variant's descriptor gives
+(``Descriptor.timers``); ``seat`` is the seat that is waiting to act (None for the deal
+and the window); ``action`` is what the platform applies on expiry (the auto-play of
+P2/P5 for a seat). None when the hand has ended.
 
 Events are dicts with ``"to"``: None for everyone (players and spectators), or a seat
 for that seat only; anything hidden travels only in seat events.
 
 How a variant plugs in: ``HandMachine`` holds the phases every variant shares (deal,
-tricks, scoring, escape, views, auto-play). A variant with other phases subclasses it,
-adds handlers to ``handlers`` (``{"bid": self._bid, ...}``), and overrides the hooks
-marked *hook* below (deal order, declarations and their close, kitty handling, the
-hand result, what a view shows of declarations). ``machine_for(variant_id)`` returns
-the machine: the variant package's descriptor builds it (``registry.py``).
+tricks, scoring by the variant's table, escape, views, auto-play). Each variant package
+subclasses it in its ``hand.py`` (the four-deck ones through ``families/four_deck.py``'s
+``FourDeckFamilyMachine``), overrides the hooks marked *hook* below (which cards may be
+declared, what closing the window does, the defenders' total, what a view shows of
+declarations) and, where it has other phases, adds handlers to ``handlers``
+(``{"bid": self._bid, ...}``). The package's ``DESCRIPTOR`` says how to build its
+machine, and ``registry.machine_for(variant_id)`` returns it.
 """
 
 import random
@@ -44,8 +42,6 @@ import random
 from .cards import POINTS, SORT_KEY, TOKENS, format_cards, full_deck, is_submultiset, parse_cards
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead
-
-SYSTEM = None
 
 
 def team_of(seat):
@@ -156,30 +152,18 @@ class HandMachine:
         return state["levels"][team_of(state["dealer"])]
 
     def deal_order(self, state, rng):
-        """*hook*: seat receiving each dealt card. Classic: seat order from a random start (P10)."""
+        """*hook*: the seat receiving each dealt card: seat order from a random start (P10)."""
         start = rng.randrange(4)
         return [(start + i) % 4 for i in range(len(state["deck"]))]
 
     def declaration_allowed(self, state, seat, cards):
-        """*hook*: (stands, new standing) for a declaration. Classic: A4."""
+        """*hook*: (stands, new standing) for a declaration, as the variant's rules say."""
         return self.variant.declaration_stands(state["standing"], seat, cards, state["level"])
 
     def after_declarations(self, state, events):
-        """*hook*: close the window; set trump and dealer, or redeal. Returns the phase."""
-        v = self.variant
-        standing = state["standing"]
-        if standing is not None:
-            state["trump"] = standing[2]
-            if state["first_hand"]:
-                state["dealer"] = standing[0]
-        elif state["first_hand"]:
-            return "redeal"
-        else:
-            _, trump = v.trump_without_declaration(state["level"], state["kitty"])
-            state["trump"] = trump
-            state["trump_from_kitty"] = True
-            events.append({"type": "kitty_turned", "to": None, "cards": format_cards(state["kitty"])})
-        return self.give_kitty(state, events)
+        """*hook*: the window has closed: set trump (and a first hand's dealer), or answer
+        "redeal". Returns the next phase."""
+        raise NotImplementedError
 
     def give_kitty(self, state, events):
         """*hook*: the dealer picks up the kitty and must bury."""
@@ -196,33 +180,12 @@ class HandMachine:
         return dict(detail, **self.level_result(state, total))
 
     def defender_total(self, state, last_winner, last_lead_units):
-        """*hook*: (the defenders' total, details for the result). Classic: trick points plus
-        the kitty × the last lead's multiplier when the defenders win the last trick (§2.8)."""
-        kitty_points = sum(POINTS[c] for c in state["kitty"])
-        multiplier = self.variant.kitty_multiplier(last_lead_units) if self.defends(state, last_winner) else 0
-        detail = {"trick_points": state["points"], "kitty_points": kitty_points, "kitty_multiplier": multiplier}
-        return state["points"] + kitty_points * multiplier, detail
-
-    def last_trick_total(self, state, last_winner, last_lead_units):
-        """Four-deck 扣底/摳底 (§3.8, §5.8) as a ``defender_total``: the last trick's points ×
-        the cards led replace its own points, added for the defenders or taken from them."""
-        last_points = state["tricks"][-1]["points"]
-        defenders_won_last = self.defends(state, last_winner)
-        earlier = state["points"] - (last_points if defenders_won_last else 0)
-        m, bonus = self.variant.last_trick_bonus(
-            sum(u.size for u in last_lead_units), last_points, "defenders" if defenders_won_last else "dealer"
-        )
-        detail = {
-            "trick_points": state["points"],
-            "last_trick_points": last_points,
-            "last_multiplier": m,
-            "last_bonus": bonus,
-        }
-        return earlier + bonus, detail
+        """*hook*: (the defenders' total, details for the result) of a finished hand."""
+        raise NotImplementedError
 
     def defends(self, state, seat):
-        """*hook*: True iff ``seat``'s trick points count for the defenders. Classic: the
-        team without the dealer."""
+        """*hook*: True iff ``seat``'s trick points count for the defenders: the team
+        without the dealer (point_bid: everyone but the dealer)."""
         return team_of(seat) != team_of(state["dealer"])
 
     def level_result(self, state, total):
@@ -246,7 +209,7 @@ class HandMachine:
         }
 
     def public_declaration(self, state):
-        """*hook*: what everyone sees of the declarations. Classic declarations are open."""
+        """*hook*: what everyone sees of the declarations: all of them (classic's are open)."""
         return [{"seat": d["seat"], "cards": format_cards(d["cards"])} for d in state["declarations"]]
 
     # --- applying actions ---------------------------------------------------------------
@@ -340,17 +303,11 @@ class HandMachine:
         ]
 
     def declaration_cards(self, state, seat):
-        """*hook*: {card: most copies} ``seat`` could declare with. Classic: jokers and level
-        cards, a pair at most."""
-        level = state["level"]
-        counts = {}
-        for c in state["hands"][seat]:
-            if c >= 52 or c % 13 == level - 2:
-                counts[c] = min(counts.get(c, 0) + 1, 2)
-        return counts
+        """*hook*: {card: most copies} ``seat`` could declare with."""
+        raise NotImplementedError
 
     def declaration_events(self, state, seat, cards):
-        """*hook*: who learns what of a declaration. Classic: everyone sees it."""
+        """*hook*: who learns what of a declaration: everyone sees it (classic)."""
         return [{"type": "declared", "to": None, "seat": seat, "cards": format_cards(cards)}]
 
     def _close_declarations(self, state, action, events):

@@ -1,5 +1,6 @@
-"""Legal-move generation for bots and auto-play (two-deck family; four-deck variants
-override the ``Variant`` hooks these functions call).
+"""Legal-move generation for bots and auto-play, for every variant: these functions ask
+only the ``Variant`` hooks (``follow_key``, ``best_follow_key``, ``build_follow``,
+``throw_result`` …), which each family answers for its own units.
 
 - ``lead_units``: every single, group and tractor a leader could lead.
 - ``standing_throws``: per class, the largest throw that would stand right now.
@@ -11,7 +12,7 @@ override the ``Variant`` hooks these functions call).
 
 from .cards import POINTS, counts_of, expand
 from .context import TRUMP
-from .units import Unit, packings, subtract, tractors
+from .units import Unit, tractors
 
 
 def _split(ctx, shape, hand):
@@ -213,37 +214,3 @@ def standing_throws(variant, ctx, hand, others):
                 break
             units.pop(0)
     return out
-
-
-def pairs_by_cheapness(counts, key):
-    return sorted((c for c, k in counts.items() if k >= 2), key=key)
-
-
-def build_two_deck_follow(variant, ctx, shape, hs_counts, best, key):
-    """Cheapest follow meeting ``best`` in the two-deck family: the cheapest packing of the
-    required tractors, then the cheapest extra pairs, then the cheapest singles."""
-    t_target, p_target = best
-    chosen = {}
-    remaining = dict(hs_counts)
-    if t_target:
-        packing = min(
-            packings(ctx, hs_counts, 2, list(t_target)),
-            key=lambda p: sorted((key(c) for u in p for c in u.cards), reverse=True),
-        )
-        for u in packing:
-            for c in u.cards:
-                chosen[c] = chosen.get(c, 0) + 2
-            remaining = subtract(remaining, u.cards, 2)
-    have_pairs = sum(1 for k in chosen.values() if k >= 2)
-    for c in pairs_by_cheapness(remaining, key):
-        if have_pairs >= p_target:
-            break
-        chosen[c] = chosen.get(c, 0) + 2
-        remaining = subtract(remaining, (c,), 2)
-        have_pairs += 1
-    size = sum(chosen.values())
-    for c in sorted(expand(remaining), key=key)[: shape.n - size]:
-        chosen[c] = chosen.get(c, 0) + 1
-    return expand(chosen)
-
-

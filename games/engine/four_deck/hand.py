@@ -8,7 +8,7 @@ standing one is shown with the trump.
 
 from ..cards import counts_of, format_cards
 from ..context import TRUMP
-from ..hand import HandMachine
+from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import SPADES
 
@@ -32,7 +32,7 @@ def random_lead(ctx, hand, rng):
         r -= k
 
 
-class FourDeckMachine(HandMachine):
+class FourDeckMachine(FourDeckFamilyMachine):
     def deal_order(self, state, rng):
         """P10: the order of dealing is random (54 cards to each seat)."""
         order = [seat for seat in range(4) for _ in range(self.variant.hand_size)]
@@ -64,8 +64,6 @@ class FourDeckMachine(HandMachine):
         self.start_play(state, events)
         return "play"
 
-    defender_total = HandMachine.last_trick_total
-
     def public_declaration(self, state):
         """P11: sizes only while the window is open; then the standing one is shown."""
         standing = state["standing"]
@@ -76,14 +74,6 @@ class FourDeckMachine(HandMachine):
                 out.append({"seat": d["seat"], "cards": format_cards(d["cards"])})
             else:
                 out.append({"count": len(d["cards"])})
-        return out
-
-    def view(self, state, seat=None):
-        out = super().view(state, seat)
-        if seat is not None:
-            out["my_declarations"] = [
-                format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat
-            ]
         return out
 
     def follow_hint(self, ctx, shape, hand):

@@ -4,14 +4,16 @@ RULES §3. Every lead is one unit (no throws, A16): a single, a pair, a triple, 
 or a tractor of pairs, triples or quads. Tractors are face-based within one printed
 suit (A15): the trump suit is one cyclic chain 2–3–…–A–2, each other suit has the
 副主 chain ``X2–XL`` and its plain chain 3…A without the level. The follow key is
-(tier, blocks, rest) of §3.6, computed structurally; the winner is decided by
-(copies, trump, strength) of §3.7 (A18).
+(tier, blocks, rest) of §3.6, computed structurally. The trick winner (§3.7, A18) and
+扣底 (§3.8) are the four-deck family's (families/four_deck.py); settlement and the
+level wrap are the level family's (families/levels.py).
 """
 
-from ..cards import SUITS, card, counts_of, expand, face_of, suit_of
+from ..cards import card, expand, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
-from ..four_decks import FourDecks, four_deck_ranks
-from ..units import Unit, has_tractor, subtract, tractors, unit_of
+from ..families.four_deck import FourDeckFamily, four_deck_ranks
+from ..families.levels import LevelFamily
+from ..units import Unit, has_tractor, subtract, tractors
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 GROUP_COPIES = (2, 3, 4)
@@ -176,7 +178,7 @@ def declaration_stands(standing, seat, cards, level):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class FourDeck(FourDecks):
+class FourDeck(LevelFamily, FourDeckFamily):
     id = "four_deck"
     levels = LEVELS
     first_level = 2
@@ -203,8 +205,6 @@ class FourDeck(FourDecks):
         if suit_of(top) != ctx.trump:
             return SIDE_TRUMP_TRACTOR if ctx.cls[top] == TRUMP else face_of(top) * 2
         return face_of(top) * 2 + 1
-
-    # --- leads (§3.5: one unit only, A16) ---------------------------------------------------
 
     # --- following (§3.6, A17) ------------------------------------------------------------
 
@@ -238,34 +238,6 @@ class FourDeck(FourDecks):
         chosen += sorted(expand(left), key=cost)[: n - len(chosen)]
         return chosen
 
-    # --- trick winner (§3.7, A18) -------------------------------------------------------------
-
-    def play_strength(self, ctx, led, cards):
-        """(copies, trump, strength) of an eligible play, or None for a discard."""
-        cls = ctx.class_of_cards(cards)
-        if cls is None or (cls != led and cls != TRUMP):
-            return None
-        unit = unit_of(ctx, counts_of(cards))
-        if unit is None:
-            return None
-        return (unit[0], cls == TRUMP, self.unit_strength(ctx, unit))
-
-    def trick_winner(self, ctx, plays, shape=None):
-        if shape is None:
-            shape = self.lead_shape(ctx, plays[0])
-        led = shape.cls
-        if shape.n == 1:
-            # Singles: no structure to check, only class and rank.
-            cls, rank = ctx.cls, ctx.rank
-            keys = [(cls[c] == TRUMP, rank[c]) if cls[c] in (led, TRUMP) else (False, -1) for (c,) in plays]
-            return keys.index(max(keys))
-        best_i, best = 0, self.play_strength(ctx, led, plays[0])
-        for i in range(1, len(plays)):
-            key = self.play_strength(ctx, led, plays[i])
-            if key is not None and key > best:
-                best_i, best = i, key
-        return best_i
-
     # --- declaration (§3.2) ----------------------------------------------------------------
 
     def declaration_stands(self, standing, seat, cards, level):
@@ -284,19 +256,6 @@ class FourDeck(FourDecks):
             return "dealer", 1, 1, "partner"
         levels = 1 + (x - 160) // 80
         return "defenders", levels, levels, "next"
-
-
-    # --- rules_check adapters -------------------------------------------------------------------
-
-    def rc_declare(self, ctx, f):
-        first_hand = f["first_hand"]
-        stands, standing = self.rc_declarations(f)
-        trump = SPADES if standing is None else standing[2]
-        if not first_hand:
-            dealer = f["dealer"]
-        else:
-            dealer = 0 if standing is None else standing[0]  # A13
-        return {"stands": stands, "trump": SUITS[trump], "dealer": dealer, "redeal": False}
 
 
 def _units(ctx, counts, copies, length):

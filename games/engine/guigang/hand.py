@@ -9,7 +9,7 @@ declared and how many 10s until the window closes (P11); then the trump is shown
 
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
-from ..hand import HandMachine
+from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import TEN, cheapest_follow
 
@@ -36,7 +36,7 @@ def pick(items, rng):
     return items[int(rng.random() * len(items))]
 
 
-class GuigangMachine(HandMachine):
+class GuigangMachine(FourDeckFamilyMachine):
     def context(self, state):
         """None while there is no trump: guigang has no no-trump context, and a hand can end
         before any trump stands (an escape during the deal, the P12 stop)."""
@@ -91,8 +91,6 @@ class GuigangMachine(HandMachine):
         nxt.update(hand_no=state["hand_no"] + 1, levels=list(state["levels"]), redeals=0)
         return self._start_hand(nxt)
 
-    defender_total = HandMachine.last_trick_total
-
     def follow_hint(self, ctx, shape, hand):
         """Rules (1)–(9) in words (§5.6)."""
         suit = "trump" if shape.cls == TRUMP else "SHCD"[shape.cls]
@@ -102,12 +100,6 @@ class GuigangMachine(HandMachine):
             f"you must follow with {suit}: one unit of {shape.n} cards (pairs or more) if you hold one, "
             "else your biggest tractors, then pairs, then singles"
         )
-
-    def view(self, state, seat=None):
-        out = super().view(state, seat)
-        if seat is not None:
-            out["my_declarations"] = [format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat]
-        return out
 
     def random_lead(self, ctx, hand, rng):
         return random_lead(ctx, hand, rng)

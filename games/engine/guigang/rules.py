@@ -1,17 +1,19 @@
 """``guigang`` (seed 003, 貴港拖拉機): four decks, no kitty, hidden 10s declaration, bombs.
 
 RULES §5. Every lead is one unit (no throws), so a trick is a contest of single
-units: the follow key is (tierA, tractors, pairs) of §5.6 and the winner is decided
-by (copies, trump, top card) of §5.7. The level only records progress (A30): the
-trump context depends on the trump suit alone.
+units: the follow key is (tierA, tractors, pairs) of §5.6; the winner by (copies, trump,
+top card) of §5.7 and 摳底 (§5.8) are the four-deck family's (families/four_deck.py),
+settlement and the level wrap the level family's (families/levels.py). The level only
+records progress (A30): the trump context depends on the trump suit alone.
 """
 
 from itertools import chain
 
-from ..cards import BJ, LJ, SUITS, card, counts_of, face_of, suit_of
+from ..cards import BJ, LJ, card, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
-from ..four_decks import FourDecks, four_deck_ranks
-from ..units import Unit, subtract, tractors, unit_of
+from ..families.four_deck import FourDeckFamily, four_deck_ranks
+from ..families.levels import LevelFamily
+from ..units import Unit, subtract, tractors
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
 TEN = 10  # the declaring rank (叫牌 with 10s)
@@ -154,13 +156,12 @@ def declaration_stands(standing, seat, cards):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class Guigang(FourDecks):
+class Guigang(LevelFamily, FourDeckFamily):
     id = "guigang"
     levels = LEVELS
     first_level = 3
     default_level = 3
     redeal_limit = 3  # P12: consecutive deals without a declaration before the game stops
-    rc_level_required = False
 
     def build_context(self, level, trump):
         """§5.3–5.4; ``level`` is only recorded (A30)."""
@@ -181,8 +182,6 @@ class Guigang(FourDecks):
                 chains.append(Chain([[card(s, f)] for f in (11, 12, 13, 14)], s))
         return TrumpContext(self.id, level, trump, cls, rank, chains)
 
-    # --- leads (§5.5: one unit only) ------------------------------------------------------
-
     # --- following (§5.6) --------------------------------------------------------------------
 
     def follow_key(self, ctx, shape, counts):
@@ -194,33 +193,6 @@ class Guigang(FourDecks):
     def build_follow(self, ctx, shape, hs_counts, best, key):
         """``best`` is the maximum key, which ``cheapest_follow`` reaches by construction."""
         return cheapest_follow(ctx, hs_counts, shape.n, key)
-
-    # --- trick winner (§5.7, A18) -------------------------------------------------------------
-
-    def play_strength(self, ctx, led, cards):
-        """(copies, trump, top r) of an eligible play, or None for a discard."""
-        if len(cards) == 1:
-            k = ctx.cls[cards[0]]
-            return (1, k == TRUMP, ctx.rank[cards[0]]) if k == led or k == TRUMP else None
-        cls = ctx.class_of_cards(cards)
-        if cls is None or (cls != led and cls != TRUMP):
-            return None
-        unit = unit_of(ctx, counts_of(cards))
-        if unit is None:
-            return None
-        return (unit[0], cls == TRUMP, self.unit_strength(ctx, unit))
-
-    def trick_winner(self, ctx, plays, shape=None):
-        if shape is None:
-            shape = self.lead_shape(ctx, plays[0])
-        led = shape.cls
-        lead = shape.units[0]
-        best_i, best = 0, (lead[0], led == TRUMP, self.unit_strength(ctx, lead))
-        for i in range(1, len(plays)):
-            key = self.play_strength(ctx, led, plays[i])
-            if key is not None and key > best:
-                best_i, best = i, key
-        return best_i
 
     # --- declaration (§5.2) --------------------------------------------------------------------
 
@@ -241,21 +213,6 @@ class Guigang(FourDecks):
             return "dealer", 1, 1, "partner"
         levels = (x - 160) // 80
         return "defenders", levels, levels, "next"
-
-
-    # --- rules_check adapters -------------------------------------------------------------------
-
-    def rc_declare(self, ctx, f):
-        first_hand = f["first_hand"]
-        stands, standing = self.rc_declarations(f)
-        if standing is None:
-            return {"stands": stands, "trump": None, "dealer": None if first_hand else f["dealer"], "redeal": True}
-        return {
-            "stands": stands,
-            "trump": SUITS[standing[1]],
-            "dealer": standing[0] if first_hand else f["dealer"],
-            "redeal": False,
-        }
 
 
 GUIGANG = Guigang()

@@ -8,7 +8,8 @@ Phases::
             trump ──name_trump──> bury ──bury──> play ──last trick──> end
                                     └──surrender (contract ≥ 85)──────> end
 
-Actions besides hand.py's ``deal``, ``bury``, ``play`` and ``escape``:
+Actions besides hand.py's ``deal``, ``bury``, ``play`` and ``escape`` (there is no
+``declare`` or ``close_declarations``):
 
 - ``{"type": "bid", "seat": s, "bid": 0..120 | None}``: a bid, or a pass (None) (§4.2).
 - ``{"type": "name_trump", "seat": dealer, "trump": "S"|"H"|"C"|"D"|None}``: None is 全常主.
@@ -49,6 +50,8 @@ def _bidding_state(b):
 class PointBidMachine(HandMachine):
     def __init__(self, variant):
         super().__init__(variant)
+        # Bidding replaces declaring: there is no declaration and no window to close.
+        del self.handlers["declare"], self.handlers["close_declarations"]
         self.handlers.update(bid=self._bid, name_trump=self._name_trump, surrender=self._surrender)
 
     # --- set-up ---------------------------------------------------------------------------
@@ -243,12 +246,18 @@ class PointBidMachine(HandMachine):
         }
 
     def _escape(self, state, action, events):
+        """A29: before the bidding has ended there is no dealer and m = 1; after it, the
+        contract's m and the dealer's or a defender's escape (§4.9)."""
         seat = action.get("seat")
         if seat is None:
             raise RuleError("bad_seat", "escape needs a seat")
-        contract = state["contract"]
-        m = bid_multiplier(contract) if contract is not None else 1
-        deltas = self.variant.settle(base=1, dealer=state["dealer"], winner=None, levels=None, escape=seat, multiplier=m)
+        v = self.variant
+        if state["dealer"] is None:
+            m = 1
+            deltas = v.settle_escape_before_contract(base=1, escape=seat)
+        else:
+            m = bid_multiplier(state["contract"])
+            deltas = v.settle(base=1, dealer=state["dealer"], winner=None, levels=None, escape=seat, multiplier=m)
         self._end(state, {"escape": seat, "deltas": deltas, "winner": None, "levels": 0, "multiplier": m}, events)
 
     # --- time and views -------------------------------------------------------------------------

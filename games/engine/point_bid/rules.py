@@ -1,8 +1,8 @@
 """``point_bid`` (seed 002, 叫分): one dealer against three, bids from 120 down.
 
-RULES §4. Trick rules come from the two-deck family in ``variant.py`` (trump-only
-throws, A24 forced unit without the own-hand check, A25 shorter-tractor duty); this
-module adds the trump context with 7s and 2s as permanent trumps, bidding (A22),
+RULES §4. Trick rules come from the two-deck family (families/two_deck.py), with
+trump-only throws, A24's forced unit without the own-hand check and A25's shorter-tractor
+duty; this module adds the trump context with 7s and 2s as permanent trumps, bidding (A22),
 kitty capture (A26), special hands (A27), the odds score (A28), settlement and
 escape (A29), and the trump-void disclosure of rule 7 (P9).
 """
@@ -12,7 +12,7 @@ from typing import NamedTuple
 from ..cards import BJ, LJ, card, counts_of, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..errors import RuleError
-from ..variant import Variant
+from ..families.two_deck import TwoDeckFamily
 
 BID_MAX = 120
 BID_STEP = 5
@@ -159,28 +159,12 @@ def trump_disclosures(ctx, hands, announced):
     return events, void | announced
 
 
-class PointBid(Variant):
+class PointBid(TwoDeckFamily):
     id = "point_bid"
     throws = "trump"
     own_hand_check = False
     follow_any_shorter_tractor = True
     allows_no_trump = True
-    rc_level_required = False
-    rc_kinds = Variant.rc_kinds | {"special"}
-    rc_own_kinds = frozenset(("kitty", "score", "settle", "declare", "special"))
-    rc_common = ("decks",)
-    rc_fields = {
-        "kitty": {"winning_play": "cards+", "kitty_points": "nonneg_int"},
-        "score": {
-            "bid": "int",
-            "defender_points": "int",
-            "bonus": "int?",
-            "surrender": "bool?",
-        },
-        "settle": {"multiplier": "pos_int?"},
-        "declare": {"first_bidder": "seat", "bids": "bids"},
-        "special": {"hand": "hand"},
-    }
 
     def __init__(self, decks=2):
         # A21: one deck deals 12 each with a kitty of 6, and has singles only.
@@ -191,8 +175,8 @@ class PointBid(Variant):
         self.points_total = 100 * decks
 
     def with_decks(self, decks):
+        """The same rules with ``decks`` decks (A21)."""
         return BY_DECKS[decks]
-
 
     def build_context(self, level, trump):
         cls = [0] * 54
@@ -246,16 +230,14 @@ class PointBid(Variant):
         return "defenders", (d - bid) // SCORE_STEP + 1, m, "next"
 
     def settle(self, *, base, dealer, winner, levels, escape=None, multiplier=1):
-        """§4.9: dealer ±3·m·L·b, each defender ∓m·L·b; escape per A29. An escape during
-        the bidding (no dealer yet, m = 1) is the dealer's case at a third of the stake:
-        the escaper pays 3·b and each other player gets b."""
+        """§4.9: dealer ±3·m·L·b, each defender ∓m·L·b. An escape once there is a dealer
+        (A29): the dealer pays 9·m·b and each defender gets m·b; a defender pays 3·m·b to
+        the dealer and the other two defenders get 0."""
         unit = multiplier * base
-        deltas = [0, 0, 0, 0]
         if escape is not None:
-            if dealer is None:
-                return [-3 * unit if s == escape else unit for s in range(4)]
             if escape == dealer:
                 return [-9 * unit if s == dealer else unit for s in range(4)]
+            deltas = [0, 0, 0, 0]
             deltas[escape] = -3 * unit
             deltas[dealer] = 3 * unit
             return deltas
@@ -263,60 +245,13 @@ class PointBid(Variant):
         stake = unit * levels
         return [sign * 3 * stake if s == dealer else -sign * stake for s in range(4)]
 
+    def settle_escape_before_contract(self, *, base, escape):
+        """A29: an escape before the bidding has ended (there is no dealer yet, m = 1): the
+        escaper pays 3 base stakes and each of the other three players gets 1."""
+        return [-3 * base if s == escape else base for s in range(4)]
+
     def next_first_bidder(self, dealer, winner):
         return dealer if winner == "dealer" else (dealer + 1) % 4
-
-    # --- rules_check adapters -------------------------------------------------------
-
-    def rc_kitty(self, ctx, f):
-        m = self.kitty_multiplier(ctx, f["winner_side"], f["winning_play"].cards)
-        return {"multiplier": m, "points": f["kitty_points"] * m}
-
-    def rc_score(self, ctx, f):
-        bid = f["bid"]
-        if not is_bid_amount(bid):
-            raise RuleError("bad_input", f"bid must be a multiple of {BID_STEP} from 0 to {BID_MAX}")
-        surrender = bool(f["surrender"])
-        if surrender and bid < SURRENDER_MIN:
-            raise RuleError("bad_input", f"surrender needs a contract of at least {SURRENDER_MIN}")
-        winner, levels, m, nxt = self.score(
-            bid=bid, defender_points=f["defender_points"], bonus=f["bonus"] or 0, surrender=surrender
-        )
-        return {"winner": winner, "levels": levels, "multiplier": m, "next_first_bidder": nxt}
-
-    def rc_declare(self, ctx, f):
-        bidding = start_bidding(f["first_bidder"])
-        accepted = []
-        for seat, amount in f["bids"]:
-            try:
-                bidding = apply_bid(bidding, seat, amount)
-                accepted.append(True)
-            except RuleError:
-                accepted.append(False)
-        done = bidding.over
-        return {
-            "accepted": accepted,
-            "complete": done,
-            "dealer": bidding.dealer if done else None,
-            "bid": bidding.bid if done else None,
-            "redeal": bidding.redeal,
-        }
-
-    def rc_special(self, ctx, f):
-        hand = f["hand"].cards
-        name, passes = special_hand(ctx.trump, hand, self.decks)
-        return {"name": name, "passes": passes, "points": SCORE_STEP * passes}
-
-    def rc_settle(self, ctx, f):
-        m = f["multiplier"] or 1
-        if m not in (1, 2, 4, 8):
-            raise RuleError("bad_input", "multiplier must be 1, 2, 4 or 8")
-        return {
-            "deltas": self.settle(
-                base=f["base"], dealer=f["dealer"], winner=f["winner"], levels=f["levels"],
-                escape=f["escape"], multiplier=m,
-            )
-        }
 
 
 POINT_BID = PointBid(2)

@@ -3,7 +3,7 @@ settlement (RULES §2.2–2.4, §2.8–2.10)."""
 
 import pytest
 
-from games.engine.classic import CLASSIC, declaration_strength, trump_from_kitty
+from games.engine.classic.rules import CLASSIC, declaration_strength, trump_from_kitty
 from games.engine.context import TRUMP
 from games.engine.units import Unit
 

@@ -10,9 +10,9 @@ from games.engine.cards import SUITS, counts_of, parse_card
 from games.engine.conformance import evaluate
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.four_deck.rules import FOUR_DECK, blocks_in, follow_key, tier, unit_of
+from games.engine.four_deck.rules import FOUR_DECK, blocks_in, follow_key, tier
 from games.engine.moves import submultisets
-from games.engine.units import decompose, subtract
+from games.engine.units import decompose, subtract, unit_of
 
 from .helpers import cards, counts
 

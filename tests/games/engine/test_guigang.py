@@ -11,8 +11,8 @@ from games.engine.cards import SUITS, counts_of, parse_card, parse_cards
 from games.engine.conformance import evaluate
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.guigang import GUIGANG, cheapest_follow, pairs_in, structure_key, unit_of
-from games.engine.units import decompose, subtract, tractors
+from games.engine.guigang.rules import GUIGANG, cheapest_follow, pairs_in, structure_key
+from games.engine.units import decompose, subtract, tractors, unit_of
 
 HEARTS = SUITS.index("H")
 CTX = GUIGANG.context(3, HEARTS)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import POINTS, TOKENS, counts_of, face_of, format_cards
-from games.engine.guigang import GUIGANG
+from games.engine.guigang.rules import GUIGANG
 from games.engine.guigang.hand import GuigangMachine
 from games.engine.registry import machine_for
 

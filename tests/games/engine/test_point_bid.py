@@ -14,7 +14,7 @@ from games.engine.cards import BJ, LJ, counts_of, full_deck, parse_card, parse_c
 from games.engine.conformance import check, run_cases
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.point_bid import (
+from games.engine.point_bid.rules import (
     POINT_BID,
     apply_bid,
     bid_multiplier,

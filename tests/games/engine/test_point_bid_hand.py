@@ -13,7 +13,7 @@ from games.engine.context import TRUMP
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.engine.moves import legal_follows
-from games.engine.point_bid import POINT_BID
+from games.engine.point_bid.rules import POINT_BID
 
 from .helpers import rejects
 
