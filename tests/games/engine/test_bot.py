@@ -49,10 +49,9 @@ def drive(variant_id, seed, bots=(0, 1, 2, 3), check_blind=False, on_play=None):
 
     def bot(state, seat):
         nonlocal actions
-        r = random.Random(seed * 7 + actions)
-        action = bot_action(state, seat, r)
+        action = bot_action(state, seat)
         if check_blind:
-            blind = bot_action(garbled(state, seat, random.Random(actions)), seat, random.Random(seed * 7 + actions))
+            blind = bot_action(garbled(state, seat, random.Random(actions)), seat)
             assert blind == action, (seat, state["phase"])
         actions += 1
         return action
@@ -157,7 +156,6 @@ def test_last_seat_policy(variant_id, check, seed):
 def test_later_hands_stay_legal():
     machine = machine_for("classic")
     state, _ = drive("classic", 5)
-    rng = random.Random(5)
     for _ in range(3):
         state = machine.next_hand(state)
         while state["phase"] != "end":
@@ -165,12 +163,12 @@ def test_later_hands_stay_legal():
             if seat is None:
                 for s in range(4):
                     if state["phase"] in ("deal", "declare"):
-                        action = bot_action(state, s, rng)
+                        action = bot_action(state, s)
                         if action is not None:
                             state, _ = machine.apply(state, action)
                 state, _ = machine.apply(state, system)
             else:
-                state, _ = machine.apply(state, bot_action(state, seat, rng))
+                state, _ = machine.apply(state, bot_action(state, seat))
 
 
 # --- table-driven situations (classic) --------------------------------------------------------
@@ -202,7 +200,7 @@ def situation(hands, *, plays=(), leader=0, trump=H, level=2, dealer=0, tricks=(
 
 def act(state):
     seat = state["turn"]
-    action = bot_action(state, seat, random.Random(0))
+    action = bot_action(state, seat)
     machine_for("classic").apply(state, action)  # legal, or RuleError
     return sorted(action["cards"])
 
@@ -333,7 +331,7 @@ def test_bury_keeps_points_and_trumps():
         "DQ DJ D9 D8 D6 D4"
     )
     state = bury_state(hand)
-    action = bot_action(state, 0, random.Random(0))
+    action = bot_action(state, 0)
     machine_for("classic").apply(state, action)
     assert len(action["cards"]) == 8
     ctx = machine_for("classic").context(state)
@@ -365,7 +363,7 @@ def test_declares_long_suit_with_level_card():
     state = machine.new_match(1)
     hand = parse_cards("H2 HA HK HQ HJ H9 H8 H6 S3 C4 D5 BJ".split())
     state["hands"] = [[], [], [], hand]
-    action = bot_action(state, 3, random.Random(0))
+    action = bot_action(state, 3)
     assert action == {"type": "declare", "seat": 3, "cards": parse_cards(["H2"])}
     machine.apply(state, action)
 
@@ -374,7 +372,7 @@ def test_does_not_declare_weak_suit_early():
     machine = machine_for("classic")
     state = machine.new_match(1)
     state["hands"] = [[], [], [], parse_cards("H2 SA SK SQ SJ S9 C8 C6 D3 C4 D5 D6".split())]
-    assert bot_action(state, 3, random.Random(0)) is None
+    assert bot_action(state, 3) is None
 
 
 def test_does_not_override_partner():
@@ -382,13 +380,13 @@ def test_does_not_override_partner():
     state = machine.new_match(1)
     state["hands"] = [[], parse_cards(["S2"]), [], parse_cards("H2 H2 HA HK HQ HJ H9 H8 H6 S3 C4 D5".split())]
     state, _ = machine.apply(state, {"type": "declare", "seat": 1, "cards": parse_cards(["S2"])})
-    assert bot_action(state, 3, random.Random(0)) is None
+    assert bot_action(state, 3) is None
     # ... but takes trump from an opponent with a stronger declaration.
     state["hands"][0] = parse_cards(["S2"])
     state["declarations"] = []
     state["standing"] = None
     state, _ = machine.apply(state, {"type": "declare", "seat": 0, "cards": parse_cards(["S2"])})
-    action = bot_action(state, 3, random.Random(0))
+    action = bot_action(state, 3)
     assert action == {"type": "declare", "seat": 3, "cards": parse_cards(["H2", "H2"])}
 
 
@@ -399,11 +397,10 @@ def test_does_not_override_partner():
 @given(seed=st.integers(0, 10**9))
 def test_one_deck_point_bid_is_legal(seed):
     machine = machine_for("point_bid")
-    rng = random.Random(seed)
     state = machine.new_match(seed, {"decks": 1})
     while state["phase"] != "end":
         _, seat, system = machine.timer(state)
-        action = system if seat is None else bot_action(state, seat, rng)
+        action = system if seat is None else bot_action(state, seat)
         state, _ = machine.apply(state, action)
     assert sum(len(p) for t in state["tricks"] for p in t["plays"]) == 4 * 12  # throws shorten it
 
@@ -431,7 +428,7 @@ WEAK = "S3 S4 S5 S6 S8 S9 C3 C4 C5 C6 C8 C9 D3 D4 D5 D6 D8 D9 H3 H4 H5 H6 SJ CJ 
 def test_bids_from_hand_strength(hand, bids):
     machine, state = point_bid_at("bid", hand)
     assert state["turn"] == 0
-    action = bot_action(state, 0, random.Random(0))
+    action = bot_action(state, 0)
     assert action["type"] == "bid"
     assert (action["bid"] is not None) == bids
     machine.apply(state, action)
@@ -439,6 +436,6 @@ def test_bids_from_hand_strength(hand, bids):
 
 def test_names_the_trump_it_holds_most():
     machine, state = point_bid_at("trump", "D3 D4 D5 D6 D8 D9 DJ DQ DA D10 DK S3 S4 C5 H6 LJ S9 C9 CJ SQ H3 H4 C3 C4 S5")
-    action = bot_action(state, 0, random.Random(0))
+    action = bot_action(state, 0)
     assert action == {"type": "name_trump", "seat": 0, "trump": "D"}
     machine.apply(state, action)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from games.engine.cards import POINTS, TOKENS, parse_cards, points_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.registry import machine_for
+from games.engine.registry import apply, machine_for
 from games.engine.moves import legal_follows
 from games.engine.point_bid.rules import POINT_BID
 
@@ -231,20 +231,53 @@ def test_specials_are_read_from_the_dealt_hands_the_dealer_before_the_kitty():
     assert "specials" not in json.dumps(M.view(s, 1))
 
 
+def during_the_deal():
+    s = M.new_match(1)
+    s, _ = M.apply(s, {"type": "deal", "count": 40})
+    return s
+
+
+def during_the_bidding():
+    s, _ = bid_through(dealt(), [(0, 100), (1, None)])  # seat 0 is the lowest bidder so far
+    return s
+
+
+# RULES §4.9 Escape and A29, base stake 1. Before the bidding has ended there is no dealer
+# and m = 1: the escaper pays 3, each other player gets 1. After it, m is the contract's:
+# the dealer pays 9m and each defender gets m; a defender pays 3m to the dealer, the
+# other two defenders get 0. The dealer is seat 0 (``to_trump``).
 ESCAPES = [
-    ("during the bidding", "bid", 2, [1, 1, -3, 1]),
-    ("the dealer in play, bid 80", "play", 0, [-18, 2, 2, 2]),
-    ("a defender in play, bid 80", "play", 3, [6, 0, 0, -6]),
+    ("during the deal", during_the_deal, 1, 1, [1, -3, 1, 1]),
+    ("during the bidding, the lowest bidder", during_the_bidding, 0, 1, [-3, 1, 1, 1]),
+    ("during the bidding, another seat", during_the_bidding, 2, 1, [1, 1, -3, 1]),
+    ("the dealer before naming trump, bid 80", lambda: to_trump(contract=80), 0, 2, [-18, 2, 2, 2]),
+    ("a defender while burying, bid 40", lambda: to_bury(contract=40), 2, 4, [12, 0, -12, 0]),
+    ("the dealer in play, bid 80", lambda: to_play(contract=80), 0, 2, [-18, 2, 2, 2]),
+    ("a defender in play, bid 80", lambda: to_play(contract=80), 3, 2, [6, 0, 0, -6]),
+    ("a defender before naming trump, bid 0", lambda: bid_through(dealt(), [(0, 0)])[0], 1, 8, [24, -24, 0, 0]),
 ]
 
 
-@pytest.mark.parametrize("why,phase,seat,deltas", ESCAPES, ids=[r[0] for r in ESCAPES])
-def test_escape(why, phase, seat, deltas):
-    s = dealt() if phase == "bid" else to_play()
-    s, _ = M.apply(s, {"type": "escape", "seat": seat})
-    assert s["phase"] == "end" and s["result"]["deltas"] == deltas
+@pytest.mark.parametrize("why,start,seat,m,deltas", ESCAPES, ids=[r[0] for r in ESCAPES])
+def test_escape_through_apply(why, start, seat, m, deltas):
+    s = start()
+    s, events = apply(s, {"type": "escape", "seat": seat})
+    assert s["phase"] == "end" and s["turn"] is None
+    assert (s["result"]["escape"], s["result"]["multiplier"], s["result"]["deltas"]) == (seat, m, deltas)
+    assert [e["type"] for e in events] == ["hand_end"]
+    rejects(M, s, {"type": "escape", "seat": (seat + 1) % 4}, "hand_over")
+    # P7: the table starts afresh, 東家 bidding first after a new deal.
     nxt = M.next_hand(s)
-    assert nxt["first_bidder"] == 0 and nxt["hand_no"] == 1
+    assert (nxt["phase"], nxt["hand_no"], nxt["first_bidder"]) == ("deal", 1, 0)
+    assert (nxt["dealer"], nxt["contract"], nxt["bidding"], nxt["declarations"]) == (None, None, None, [])
+    assert nxt["hands"] == [[], [], [], []]
+
+
+def test_a_declaration_is_no_action_in_point_bid():
+    s = during_the_deal()
+    held = TOKENS[s["hands"][0][0]]
+    rejects(M, s, {"type": "declare", "seat": 0, "cards": [held]}, "unknown_action")
+    rejects(M, s, {"type": "close_declarations"}, "unknown_action")
 
 
 # --- rule 7 disclosure -----------------------------------------------------------------------------

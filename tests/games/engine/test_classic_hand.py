@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine.cards import POINTS, TOKENS
+from games.engine.cards import POINTS, TOKENS, parse_cards
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 
@@ -155,6 +155,28 @@ def test_illegal_follow_is_rejected_with_a_reason():
             assert json.dumps(s, sort_keys=True) == before
             return
     pytest.fail("no position found")
+
+
+def test_a_failed_throw_plays_the_same_forced_unit_whatever_the_card_order():
+    # RULES §2.5 step 4's example: level 4, no trump, C4 C4 LJ LJ S4 S4 against BJ BJ.
+    # Either level pair joins LJ LJ in the tractor; the lowest pair any split forces is
+    # C4 C4 (canonical sort: C after S), so C4 C4 is played and the rest goes back.
+    base = dict(to_play(1), level=4, trump=None)
+    leader = base["turn"]
+    filler = ["H3", "H6", "D7", "D8"]  # plain, so nothing kept beats the throw (A7)
+    for order in ("C4 C4 LJ LJ S4 S4", "S4 S4 LJ LJ C4 C4", "LJ S4 C4 LJ C4 S4"):
+        s = dict(base)
+        s["hands"] = [
+            parse_cards(order.split() + filler) if seat == leader
+            else parse_cards(["BJ", "BJ", "SA", "SK"] if seat == (leader + 2) % 4 else ["S3", "S5", "C3", "C5"])
+            for seat in range(4)
+        ]
+        after, events = M.apply(s, {"type": "play", "seat": leader, "cards": order.split()})
+        failed = events[0]
+        assert failed["type"] == "throw_failed" and failed["played"] == ["C4", "C4"]
+        assert sorted(failed["attempted"]) == sorted(order.split())
+        assert after["trick"]["plays"][0] == parse_cards(["C4", "C4"])
+        assert sorted(after["hands"][leader]) == sorted(parse_cards(["LJ", "LJ", "S4", "S4"] + filler))
 
 
 def finish_with_lowest(s):

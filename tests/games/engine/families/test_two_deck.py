@@ -1,11 +1,13 @@
 """Two-deck trick rules through classic: leads, throws, follows, trick winner
 (RULES §1.5, §2.5–2.7, A7–A10)."""
 
+from itertools import permutations
+
 import pytest
 
 from games.engine.errors import RuleError
 
-from .helpers import cards, ctx_for
+from ..helpers import cards, ctx_for
 
 
 def shape(level, trump, lead):
@@ -83,6 +85,27 @@ def test_forced_unit_equal_rank_pairs_canonical_order():
     )
     assert (ok, reason) == (False, "beaten")
     assert sorted(played) == sorted(cards("C5 C5"))
+
+
+# Several canonical splits (a pair of a shared slot may join the tractor or stay a pair):
+# the forced unit is the lowest any split forces, in every order of the cards (§2.5 step 4).
+FORCED_ACROSS_SPLITS = [
+    # RULES' own example: either level pair joins LJ LJ; C4 C4 sorts after S4 S4, so it is lower
+    ("classic", "4", None, "C4 C4 LJ LJ S4 S4", "C4 C4"),
+    # A24 (point_bid, trump H): 正7 joins either off-suit 7 pair; the C7 pair is the lower
+    ("point_bid", None, "H", "H7 H7 S7 S7 C7 C7", "C7 C7"),
+    # three off-suit level pairs at level 5, trump H: one joins H5 H5, D5 D5 is the lowest
+    ("classic", "5", "H", "H5 H5 S5 S5 C5 C5 D5 D5", "D5 D5"),
+]
+
+
+@pytest.mark.parametrize("variant_id, level, trump, thrown, forced", FORCED_ACROSS_SPLITS)
+def test_forced_unit_is_the_lowest_over_every_canonical_split_in_every_order(variant_id, level, trump, thrown, forced):
+    variant, ctx = ctx_for(variant_id, level, trump)
+    others = [cards("BJ BJ"), [], []]
+    for order in sorted(set(permutations(thrown.split()))):
+        ok, played, reason = variant.throw_result(ctx, cards(" ".join(order)), others)
+        assert (ok, reason, sorted(played)) == (False, "beaten", sorted(cards(forced)))
 
 
 # --- following -------------------------------------------------------------------------------
