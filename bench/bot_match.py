@@ -50,13 +50,13 @@ def auto_action(machine, state, seat, rng):
     return machine.auto_action(state, seat)
 
 
-OPPONENTS = {"random": random_action, "auto": auto_action, "bot": lambda machine, state, seat, rng: bot_action(state, seat, rng)}
+OPPONENTS = {"random": random_action, "auto": auto_action, "bot": lambda machine, state, seat, rng: bot_action(state, seat)}
 opponent = random_action
 
 
 def act(machine, state, seat, rng):
     if seat in BOTS:
-        return bot_action(state, seat, rng)
+        return bot_action(state, seat)
     return opponent(machine, state, seat, rng)
 
 

@@ -7,8 +7,6 @@ first hand without a declaration is redealt (without limit in classic) and a tab
 cautious bots would redeal for a long time.
 """
 
-import random
-
 from games.engine.bot import bot_action
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
@@ -16,8 +14,7 @@ from games.engine.registry import machine_for
 
 def bot_choose_action(state, seat):
     """The action the bot in `seat` takes now, or None when it has nothing to do."""
-    rng = random.Random(f"{state['seed']}:{state['hand_no']}:{seat}")
-    action = bot_action(state, seat, rng)
+    action = bot_action(state, seat)
     if action is None and state["phase"] == "declare" and state.get("standing") is None:
         return _any_declaration(state, seat)
     return action

@@ -1,4 +1,4 @@
-"""Bots for empty seats: ``bot_action(state, seat, rng) -> action dict | None``.
+"""Bots for empty seats: ``bot_action(state, seat) -> action dict | None``.
 
 What a bot may know. ``seen(machine, state, seat)`` is the only function that reads the
 state: the seat's own view (``machine.view``: its hand, the phase, level, trump, dealer,
@@ -195,11 +195,9 @@ def points(cards):
 # --- the entry point ------------------------------------------------------------------------
 
 
-def bot_action(state, seat, rng):
-    """The action the bot in ``seat`` takes now, or None when it has nothing to do.
-
-    ``rng`` is accepted for the platform's calling convention; the policy is
-    deterministic, so a replayed hand replays its bots too."""
+def bot_action(state, seat):
+    """The action the bot in ``seat`` takes now, or None when it has nothing to do. The
+    policy is deterministic, so a replayed hand replays its bots too."""
     machine = machine_for(state["variant"])
     k = seen(machine, state, seat)
     if k.phase in ("deal", "declare"):
