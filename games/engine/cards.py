@@ -70,10 +70,6 @@ def parse_cards(tokens):
     return [parse_card(t) for t in tokens]
 
 
-def format_card(c):
-    return TOKENS[c]
-
-
 def format_cards(cards):
     """Tokens in canonical order."""
     if len(cards) == 1:

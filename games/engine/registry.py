@@ -2,8 +2,9 @@
 
 Each variant package exports one ``DESCRIPTOR`` (descriptor.py); registering it here is
 all the platform needs to offer it. Nothing imports this module from inside a variant
-package, so there is no import cycle: packages build on ``hand.py`` and ``variant.py``,
-and this module builds on the packages.
+package, so there is no import cycle: packages build on ``hand.py``, ``variant.py`` and
+``families/``, this module builds on the packages, and only ``conformance.py`` and
+``bot.py`` inside the engine import it.
 """
 
 from .classic import DESCRIPTOR as CLASSIC
