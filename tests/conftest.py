@@ -41,3 +41,32 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests go last: Playwright's sync API keeps an event loop running in the main
     thread for the rest of the session, and pytest-asyncio cannot start async tests after it."""
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+@pytest.fixture
+def toy_variant():
+    """A rule set registered for one test, as docs/adding-a-variant.md describes: classic's
+    rules and hand machine under the id "toy", with a table option and timer lengths of its
+    own. Unregistered afterwards."""
+    from games.engine.descriptor import Descriptor, TableOption
+    from games.engine.registry import get_variant, machine_for, register, unregister
+
+    rules = type("Toy", (type(get_variant("classic")),), {"id": "toy"})()
+    machine = type(machine_for("classic"))
+    toy = Descriptor(
+        id="toy",
+        label={"en": "Toy tractor", "zh": "玩具拖拉机"},
+        summary={"en": "Classic's rules under another name.", "zh": "换了名字的经典升级。"},
+        machine_factory=lambda: machine(rules),
+        options=(TableOption(
+            name="pace",
+            label={"en": "Pace", "zh": "节奏"},
+            choices=(("calm", {"en": "Calm", "zh": "从容"}), ("brisk", {"en": "Brisk", "zh": "快速"})),
+            default="calm",
+        ),),
+        timers={"deal": 0.5, "declare": 7, "bury": 40, "play": None},
+        worst_loss=5,
+    )
+    register(toy)
+    yield toy
+    unregister(toy.id)

@@ -1,7 +1,6 @@
 """The browser's lobby and table pages. Thin: seats change through games.services, tables
 are made by lobby.services, and the live table itself talks to the socket (docs/protocol.md)."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -9,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import services as game_services
+from games.timers import timer_lengths
 from lobby import services as lobby_services
 from lobby.models import Table
 from ui.forms import TableCreateForm
@@ -91,8 +91,8 @@ def table(request, table_id):
         "seat": None if watching else seat,
         "socket": f"/ws/tables/{table.pk}/{mode}/",
         "variant": table.variant,
-        # The countdown needs the platform's timeouts; play turns use the table's own.
-        "timeouts": dict(settings.GAMES_TIMEOUTS, play=table.turn_timeout),
+        # The countdown: seconds per timer kind at this table (games.timers).
+        "timers": timer_lengths(variant=table.variant, turn_timeout=table.turn_timeout),
         "lobby": reverse("ui:lobby"),
         "profile": reverse("accounts:profile"),
         "catalog": client_catalog(),

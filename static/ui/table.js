@@ -202,16 +202,16 @@
 
   // --- time -------------------------------------------------------------------------------------
 
-  /* The platform acts when nobody does (RULES §6): show how long the current action has. */
+  /* The platform acts when nobody does (RULES §6): show how long the current action has.
+     The server names each phase's timer after the phase and sends the table's lengths. */
   function resetDeadline() {
     var v = game.view;
     deadline = null;
     if (!v) return;
-    var t = client.timeouts;
-    var kind = { declare: "declare", bury: "bury", bid: "bid", trump: "bury", play: "play" }[v.phase];
-    if (!kind) return;
+    var t = client.timers;
+    if (!(v.phase in t)) return;
     var turn = v.turn != null ? seatInfo(v.turn) : null;
-    var seconds = turn && turn.auto ? t.auto : t[kind];
+    var seconds = turn && turn.auto ? t.auto : t[v.phase];
     if (seconds) deadline = Date.now() + seconds * 1000;
   }
 
