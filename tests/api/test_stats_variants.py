@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize("variant", sorted(variant_ids()))
 def test_every_variant_settles_into_the_counters(variant, make_user):
     table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
-                         decks=1 if variant == "point_bid" else None, seed=f"stats-{variant}")
+                         options={"decks": 1} if variant == "point_bid" else None, seed=f"stats-{variant}")
     for seat in range(4):
         table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
     for _ in range(3000):

@@ -1,6 +1,6 @@
 from django import template
 
-from ui.forms import VARIANT_CHOICES
+from ui.messages import variant_label as variant_label_of
 from ui.selectors import recent_hands as recent_hands_of
 
 register = template.Library()
@@ -14,5 +14,5 @@ def recent_hands(user):
 
 @register.filter
 def variant_label(variant_id):
-    """A variant's name in the active language ("classic" -> "经典升级（两副牌）")."""
-    return dict(VARIANT_CHOICES).get(variant_id, variant_id)
+    """A variant's name in the active language, from its descriptor."""
+    return variant_label_of(variant_id)
