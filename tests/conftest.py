@@ -44,6 +44,29 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture
+def bots_play_a_hand(db):
+    """Four bots sit at a new `table` (base stake 1) and play one hand, each timer fired as
+    the platform's clock would (through games.services). Returns the Hand, ended, unsettled."""
+    from games.models import GameState, Hand
+    from games.services import game_timer_fire, table_bot_add
+
+    def play(table):
+        for seat in range(4):
+            table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
+        for _ in range(3000):
+            game = GameState.objects.get(table=table)
+            if game.phase == "end":
+                break
+            assert game.deadline is not None, game.state["phase"]
+            assert game_timer_fire(table_id=table.pk, version=game.version)
+        hand = Hand.objects.get(table=table)
+        assert hand.ended_at is not None and game.state["options"] == table.options
+        return hand
+
+    return play
+
+
+@pytest.fixture
 def toy_variant():
     """A rule set registered for one test, as docs/adding-a-variant.md describes: classic's
     rules and hand machine under the id "toy", with a table option and timer lengths of its

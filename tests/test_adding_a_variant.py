@@ -12,8 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import variant_ids
-from games.models import GameState, Hand
-from games.services import ActionError, game_timer_fire, hand_settle, table_bot_add, table_sit
+from games.services import ActionError, hand_settle, table_sit
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create, table_create
 from ui.forms import TableCreateForm
@@ -103,19 +102,10 @@ def test_unregistered_it_is_offered_no_more(toy_variant):
     assert APIClient().get("/api/v1/tables/?variant=toy").status_code == 400
 
 
-def test_four_bots_play_a_hand_of_it_to_settlement(make_user, toy_variant):
+def test_four_bots_play_a_hand_of_it_to_settlement(make_user, toy_variant, bots_play_a_hand):
     table = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
                          options={"pace": "brisk"}, seed="toy-hand")
-    for seat in range(4):
-        table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
-    for _ in range(3000):
-        game = GameState.objects.get(table=table)
-        if game.phase == "end":
-            break
-        assert game.deadline is not None, game.state["phase"]
-        assert game_timer_fire(table_id=table.pk, version=game.version)
-    assert game.state["variant"] == "toy" and game.state["options"] == {"pace": "brisk"}
-    hand = Hand.objects.get(table=table)
-    assert hand.variant == "toy" and hand.ended_at is not None
+    hand = bots_play_a_hand(table)
+    assert hand.variant == "toy" and Table.objects.get(pk=table.pk).game.state["variant"] == "toy"
     assert hand_settle(hand_id=hand.pk)
     assert ledger_mismatches() == []

@@ -6,8 +6,7 @@ import pytest
 
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import descriptors
-from games.models import GameState, Hand
-from games.services import game_timer_fire, hand_settle, table_bot_add
+from games.services import hand_settle
 from lobby.services import room_default_get_or_create, table_create
 
 pytestmark = pytest.mark.django_db
@@ -20,20 +19,10 @@ CASES = [(d.id, {}) for d in descriptors()] + [
 
 
 @pytest.mark.parametrize("variant,options", CASES)
-def test_four_bots_play_a_hand_of_each_variant_to_settlement(variant, options, make_user):
+def test_four_bots_play_a_hand_of_each_variant_to_settlement(variant, options, make_user,
+                                                            bots_play_a_hand):
     table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
                          options=options, seed=f"variants-{variant}")
-    for seat in range(4):
-        table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
-    game = GameState.objects.get(table=table)
-    assert game.phase == "deal" and game.state["options"] == table.options
-    for _ in range(3000):
-        game = GameState.objects.get(table=table)
-        if game.phase == "end":
-            break
-        assert game.deadline is not None, game.state["phase"]
-        assert game_timer_fire(table_id=table.pk, version=game.version)
-    hand = Hand.objects.get(table=table)
-    assert hand.ended_at is not None
+    hand = bots_play_a_hand(table)
     assert hand_settle(hand_id=hand.pk)
     assert ledger_mismatches() == []
