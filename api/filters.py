@@ -13,7 +13,6 @@ from games.models import HandPlayer
 from lobby.models import Table
 
 
-
 def variant_choices():
     """Read per request, so a rule set registered after start-up is accepted (the schema's
     enum is filled in when the schema is built: api.schema.variant_enums)."""

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_lobby_form_offers_it_with_its_option_in_the_readers_language(toy_variant):
-    form = TableCreateForm()
+    with translation.override("en"):
+        form = TableCreateForm()
     # The sitting rule's figure is the descriptor's worst loss (5 base stakes).
     assert ("toy", "Toy tractor — sitting needs 5 × the stake") in form.fields["variant"].choices
     pace = form.fields["toy__pace"]
