@@ -12,7 +12,11 @@ from games.engine.registry import variant_ids
 from games.models import HandPlayer
 from lobby.models import Table
 
-VARIANT_CHOICES = [(v, v) for v in sorted(variant_ids())]
+
+def variant_choices():
+    """Read per request, so a rule set registered after start-up is accepted (the schema's
+    enum is filled in when the schema is built: api.schema.variant_enums)."""
+    return [(v, v) for v in sorted(variant_ids())]
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
@@ -32,7 +36,7 @@ class UtcIsoDateTimeFilter(django_filters.IsoDateTimeFilter):
 
 
 class TableFilter(django_filters.FilterSet):
-    variant = django_filters.ChoiceFilter(choices=VARIANT_CHOICES)
+    variant = django_filters.ChoiceFilter(choices=variant_choices)
 
     class Meta:
         model = Table
@@ -40,7 +44,7 @@ class TableFilter(django_filters.FilterSet):
 
 
 class HistoryFilter(django_filters.FilterSet):
-    variant = django_filters.ChoiceFilter(field_name="hand__variant", choices=VARIANT_CHOICES)
+    variant = django_filters.ChoiceFilter(field_name="hand__variant", choices=variant_choices)
     ended_after = UtcIsoDateTimeFilter(field_name="hand__ended_at", lookup_expr="gte")
     ended_before = UtcIsoDateTimeFilter(field_name="hand__ended_at", lookup_expr="lt")
 

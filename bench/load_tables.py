@@ -51,7 +51,7 @@ def free_port():
 
 def start_embedded(data_dir, port):
     env = dict(os.environ, PORT=str(port), TRACTOR_DATA_DIR=str(data_dir),
-               GAMES_DEAL_STEP_SECONDS="0",
+               GAMES_TIMER_OVERRIDES="deal=0",
                GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0", GAMES_SOCKET_RATE="100",
                LOG_LEVEL="WARNING")
     env.pop("DATABASE_URL", None)

@@ -29,6 +29,17 @@ def env_list(name, default=()):
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_seconds(name):
+    """Seconds by name, e.g. GAMES_TIMER_OVERRIDES=deal=0,declare=2 -> {"deal": 0.0, "declare": 2.0}."""
+    out = {}
+    for item in env_list(name):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{name}: {item!r} is not name=seconds")
+        out[key.strip()] = float(value)
+    return out
+
+
 def database_from_url(url):
     config = dj_database_url.parse(url)
     if config["ENGINE"] == "django.db.backends.sqlite3":

@@ -3,7 +3,7 @@
 The policy is the engine's (games.engine.bot: it decides from the seat's own knowledge
 only). One platform rule is added on top: when the declaration window is about to close
 with nothing declared, a bot declares the first level card the engine accepts, because a
-first hand without a declaration is redealt (without limit in classic) and a table of
+first hand without a declaration is redealt (in some variants without limit) and a table of
 cautious bots would redeal for a long time.
 """
 

@@ -10,31 +10,25 @@ Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledge
 """
 
 import logging
-import random
 import secrets
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import LedgerTransaction, PointAccount, User
 from api.selectors import table_is_closed, user_is_banned
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
-from games.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.fanout import fanout_send
 from games.models import GameEvent, GameState, Hand, HandPlayer
+from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
 from lobby.stakes import stake_required_balance
 from stats.services import stats_record_hand
 
 logger = logging.getLogger(__name__)
-
-# Phases in which no hand is being played: seats may change and players press ready.
-BETWEEN_HANDS = ("waiting", "end")
-TIMEOUTS_BEFORE_AUTO = 3
 
 
 class ActionError(Exception):
@@ -95,9 +89,8 @@ def game_apply_action(*, table_id, user, action, version):
 def game_timer_fire(*, table_id, version):
     """What happens when the table's timer for `version` runs out (Celery and the sweeper).
 
-    Locks the GameState row. A stale `version` does nothing and returns False. A seat
-    that times out is played for (P2, P4, P5); its third consecutive timeout puts it on
-    托管; bots and seats on 托管 act here too, without counting a timeout.
+    Locks the GameState row. A stale `version` does nothing and returns False. What the
+    platform does is games.timers' decision (timer_fired); this applies it under the lock.
     """
     # Most timers are stale (the player acted in time): say so without taking the lock.
     if not GameState.objects.filter(pk=table_id, version=version).exists():
@@ -107,26 +100,15 @@ def game_timer_fire(*, table_id, version):
         game = change.game
         if game.version != version or game.deadline is None or game.state is None:
             return False
-        state = game.state
-        timer = machine_for(state["variant"]).timer(state)
-        if timer is None:
+        firing = timer_fired(state=game.state, seats=change.clocks(),
+                             turn_timeout=change.table.turn_timeout)
+        if firing is None or not firing.actions:
             change.clear_timer_only()
             return False
-        kind, seat, action = timer
-        if kind == "deal" and not settings.GAMES_TIMEOUTS["deal"]:
-            # An unpaced deal (benches, tests) deals the rest of the deck in one step.
-            action = dict(action, count=len(state["deck"]))
-        if seat is None:
-            if kind == "declare":
-                change.bots_declare()
-        elif change.is_bot(seat):
-            action = bot_choose_action(state, seat) or action
-        elif not change.control[seat]["auto"]:
-            change.count_timeout(seat)
-        if action is None:  # the variant has nothing to apply for this seat: wait for it
-            change.clear_timer_only()
-            return False
-        change.engine_step(action)
+        if firing.timed_out is not None:
+            change.count_timeout(firing.timed_out)
+        for action in firing.actions:
+            change.engine_step(action)
         change.commit()
         return True
 
@@ -345,6 +327,9 @@ class _Change:
         user = self.seats[seat].user
         return user is not None and user.is_bot
 
+    def clocks(self):
+        return [SeatClock(bot=self.is_bot(s), auto=self.control[s]["auto"]) for s in range(4)]
+
     def event(self, event, audience=None):
         self.events.append((audience, event))
 
@@ -418,7 +403,7 @@ class _Change:
         control = self.control[seat]
         control["timeouts"] += 1
         self.event({"type": "timeout", "seat": seat, "count": control["timeouts"]})
-        if control["timeouts"] >= TIMEOUTS_BEFORE_AUTO:
+        if timeouts_put_on_auto(control["timeouts"]):
             self.set_auto(seat, True, reason="timeouts")
 
     # -- the hand -------------------------------------------------------------------------
@@ -463,17 +448,6 @@ class _Change:
         if self.state["phase"] == "end":
             self._end_hand()
 
-    def bots_declare(self):
-        """The declaration window closes with nothing declared: bots, and seats on 托管 (the
-        platform acts for them), may declare; else a first hand at a table of bots or of
-        absent players would be redealt forever."""
-        for seat in range(4):
-            if self.is_bot(seat) or self.control[seat]["auto"]:
-                action = bot_choose_action(self.state, seat)
-                if action is not None:
-                    self.engine_step(action)
-                    return
-
     def _end_hand(self):
         state, hand = self.state, self.hand
         result = state["result"]
@@ -499,26 +473,6 @@ class _Change:
     def clear_timer_only(self):
         GameState.objects.filter(pk=self.game.pk).update(deadline=None, timer_kind="")
 
-    def _timer(self):
-        """(kind, delay seconds) of the next timer, or None."""
-        if self.state is None or self.phase in BETWEEN_HANDS:
-            return None
-        timer = machine_for(self.state["variant"]).timer(self.state)
-        if timer is None:
-            return None
-        kind, seat, _ = timer
-        times = settings.GAMES_TIMEOUTS
-        bots = [self.is_bot(s) for s in range(4)]
-        if seat is not None and bots[seat]:
-            return kind, random.uniform(*settings.GAMES_BOT_DELAY)
-        if seat is not None and self.control[seat]["auto"]:
-            return kind, times["auto"]
-        if kind == "declare" and all(bots):
-            return kind, random.uniform(*settings.GAMES_BOT_DELAY)
-        if kind == "play":
-            return kind, self.table.turn_timeout
-        return kind, times.get(kind, self.table.turn_timeout)
-
     def commit(self, *, bump_version=True):
         game = self.game
         old_version, prev_seq = game.version, game.seq
@@ -529,7 +483,8 @@ class _Change:
             rows.append(GameEvent(table_id=game.pk, seq=seq, hand=self.hand, type=event["type"],
                                   payload={k: v for k, v in event.items() if k != "type"},
                                   audience=audience))
-        timer = self._timer() if bump_version else None
+        timer = (timer_next(state=self.state, seats=self.clocks(),
+                            turn_timeout=self.table.turn_timeout) if bump_version else None)
         deadline = timezone.now() + timedelta(seconds=timer[1]) if timer else None
         fields = {"seq": seq, "control": self.control}
         if bump_version:

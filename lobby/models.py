@@ -25,7 +25,8 @@ class Table(models.Model):
     room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(_("name"), max_length=64, blank=True)
     variant = models.CharField(_("variant"), max_length=32)
-    # Engine options, e.g. {"decks": 2} for point_bid.
+    # The variant's table options (its descriptor's, checked and with defaults filled in),
+    # handed to the engine, e.g. {"decks": 2}.
     options = models.JSONField(default=dict, blank=True)
     base_stake = models.PositiveIntegerField(_("base stake"), null=True, blank=True)
     # Seconds a player has for a play turn (P4).

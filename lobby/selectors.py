@@ -2,14 +2,13 @@
 
 from django.db.models import Prefetch
 
-from games.engine.registry import variant_ids
+from games.engine.registry import descriptors
 from lobby.models import Room, Seat, Table
-from lobby.stakes import worst_loss_stakes
 
 
 def variants_available():
-    """(id, worst loss in base stakes) of every variant the engine plays today."""
-    return [(v, worst_loss_stakes(v)) for v in sorted(variant_ids())]
+    """The descriptor of every rule set a table can be opened with, in the lobby's order."""
+    return descriptors()
 
 
 def lobby_rooms():

@@ -2,8 +2,8 @@
 
 from django.db import transaction
 
-from games.engine.registry import get_variant
 from games.engine.errors import RuleError
+from games.engine.registry import descriptor
 from games.services import ActionError, game_state_create
 from lobby.models import Room, Table
 
@@ -19,17 +19,13 @@ def room_default_get_or_create():
     return room
 
 
-def table_create(*, room, user, variant, decks=None, turn_timeout=25, name="", seed=""):
-    """A new table with four empty seats; `decks` (1 or 2) only for point_bid."""
+def table_create(*, room, user, variant, options=None, turn_timeout=25, name="", seed=""):
+    """A new table with four empty seats. `options` are the variant's table options (its
+    descriptor's; those left out take their defaults)."""
     try:
-        get_variant(variant)
-    except RuleError:
-        raise ActionError("unknown_variant", f"no such variant: {variant!r}") from None
-    options = {}
-    if variant == "point_bid":
-        if decks not in (1, 2):
-            raise ActionError("bad_decks", "point_bid plays with one or two decks")
-        options["decks"] = decks
+        options = descriptor(variant).options_clean(options)
+    except RuleError as error:
+        raise ActionError(error.code, error.message) from None
     if not isinstance(turn_timeout, int) or not 5 <= turn_timeout <= 300:
         raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
     with transaction.atomic():

@@ -30,7 +30,6 @@ def table_new(request):
     try:
         table = table_create(
             room=room, user=request.user, variant=request.POST.get("variant", ""),
-            decks=_int_or_none(request.POST.get("decks")),
             turn_timeout=_int_or_none(request.POST.get("turn_timeout")) or 25,
             name=request.POST.get("name", "")[:64],
         )

@@ -22,7 +22,7 @@ class PlayerStats(models.Model):
     hands_played = models.PositiveIntegerField(default=0)
     hands_won = models.PositiveIntegerField(default=0)
     hands_lost = models.PositiveIntegerField(default=0)
-    # On the dealer's side (the dealer's team; point_bid's dealer alone) or defending.
+    # On the dealer's side (the dealer's team, or the dealer alone against three) or defending.
     dealer_side_played = models.PositiveIntegerField(default=0)
     dealer_side_won = models.PositiveIntegerField(default=0)
     defender_played = models.PositiveIntegerField(default=0)

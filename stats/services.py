@@ -46,7 +46,7 @@ def stats_record_hand(*, hand):
         # An escape ends the hand before anyone declares: nobody is on a side.
         dealer_side = None
         if hand.dealer is not None and escaped is None:
-            # The engine's own rule (point_bid's dealer plays alone, others by team).
+            # The engine's own rule (by team, or the dealer alone where one plays against three).
             dealer_side = not machine.defends({"dealer": hand.dealer, "options": options}, seat)
         paid = player.points if player.points is not None else 0
         for counter, amount in (

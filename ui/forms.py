@@ -1,25 +1,58 @@
 from django import forms
+from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.registry import descriptor
 from lobby.models import Room
-
-VARIANT_CHOICES = [
-    ("classic", _("Classic 升级 (2 decks)")),
-    ("four_deck", _("Four decks (4副)")),
-    ("point_bid", _("Point bidding 叫分")),
-    ("guigang", _("Guigang 貴港拖拉機")),
-]
+from lobby.selectors import variants_available
+from ui.messages import in_language
 
 
 class TableCreateForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Game"), choices=VARIANT_CHOICES, initial="classic")
+    """A new table: the rule set and its options come from the registered variants'
+    descriptors, read when the form is made (in the reader's language)."""
+
+    variant = forms.ChoiceField(label=_("Game"))
     base_stake = forms.IntegerField(label=_("Base stake"), min_value=1, max_value=1000, initial=10)
     room = forms.ModelChoiceField(label=_("Room"), queryset=Room.objects.order_by("name"),
                                   required=False, empty_label=None)
     name = forms.CharField(label=_("Table name"), max_length=64, required=False)
     turn_timeout = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300,
                                       initial=25)
-    decks = forms.TypedChoiceField(label=_("Decks (point bidding)"), coerce=int,
-                                   choices=[(2, "2"), (1, "1")], initial=2, required=False,
-                                   empty_value=None)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        variants = variants_available()
+        variant = self.fields["variant"]
+        variant.choices = [(d.id, _t("%(game)s — sitting needs %(worst)s × the stake") % {
+            "game": in_language(d.label), "worst": d.worst_loss}) for d in variants]
+        variant.initial = variants[0].id if variants else None
+        option_fields = []
+        for d in variants:
+            for option in d.options:
+                name = _option_field(d.id, option.name)
+                self.fields[name] = _option_choice_field(d, option)
+                option_fields.append(name)
+        self.order_fields(["variant", *option_fields])
+
+    def options(self):
+        """The chosen variant's table options as submitted (those left empty take their
+        defaults in lobby.services.table_create, which also checks them)."""
+        variant = descriptor(self.cleaned_data["variant"])
+        chosen = {o.name: self.cleaned_data.get(_option_field(variant.id, o.name))
+                  for o in variant.options}
+        return {name: value for name, value in chosen.items() if value is not None}
+
+
+def _option_field(variant_id, option_name):
+    return f"{variant_id}__{option_name}"
+
+
+def _option_choice_field(variant, option):
+    by_text = {str(value): value for value in option.values()}
+    return forms.TypedChoiceField(
+        label=_t("%(option)s (%(game)s)") % {"option": in_language(option.label),
+                                              "game": in_language(variant.label)},
+        choices=[(value, in_language(text)) for value, text in option.choices],
+        coerce=by_text.__getitem__, initial=option.default, required=False, empty_value=None,
+        widget=forms.Select(attrs={"data-variant": variant.id}))

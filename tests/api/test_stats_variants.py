@@ -4,8 +4,7 @@ as the platform's clock would), it settles, and stats_record_hand counts it."""
 import pytest
 
 from games.engine.registry import variant_ids
-from games.models import GameState, Hand
-from games.services import game_timer_fire, hand_settle, table_bot_add
+from games.services import hand_settle
 from lobby.services import room_default_get_or_create, table_create
 from stats.models import ALL_VARIANTS, PlayerStats
 from stats.services import stats_record_hand
@@ -14,17 +13,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("variant", sorted(variant_ids()))
-def test_every_variant_settles_into_the_counters(variant, make_user):
+def test_every_variant_settles_into_the_counters(variant, make_user, bots_play_a_hand):
     table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
-                         decks=1 if variant == "point_bid" else None, seed=f"stats-{variant}")
-    for seat in range(4):
-        table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
-    for _ in range(3000):
-        game = GameState.objects.get(table=table)
-        if game.phase == "end":
-            break
-        game_timer_fire(table_id=table.pk, version=game.version)
-    hand = Hand.objects.get(table=table)
+                         seed=f"stats-{variant}")
+    hand = bots_play_a_hand(table)
     hand_settle(hand_id=hand.pk)
     hand.refresh_from_db()
     # Counted by the settlement itself once games.services calls the hook; either way a

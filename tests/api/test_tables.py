@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 def test_live_tables_list_and_filter(api, table_factory, make_user):
     classic, users = table_factory()
     empty = table_create(room=room_default_get_or_create(), user=make_user(), variant="point_bid",
-                         decks=1)
+                         options={"decks": 1})
     body = api.get("/api/v1/tables/").json()
     assert [t["id"] for t in body["results"]] == [classic.pk, empty.pk]
     row = body["results"][0]

@@ -88,8 +88,7 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
         # The same Redis as this process, whatever the environment says.
         REDIS_URL=settings.REDIS_URL,
         # Fast deal, a short declaration window that a test can still click in, instant bots.
-        GAMES_DEAL_STEP_SECONDS="0.02",
-        GAMES_DECLARE_SECONDS="2",
+        GAMES_TIMER_OVERRIDES="deal=0.02,declare=2",
         GAMES_AUTO_SECONDS="0.2",
         GAMES_BOT_DELAY_MIN="0",
         GAMES_BOT_DELAY_MAX="0",

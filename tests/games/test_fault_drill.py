@@ -58,7 +58,7 @@ class Processes:
             PYTHONPATH=f"{ROOT / 'tests' / 'games'}:{ROOT}",
             DRILL_PREFIX=tag, DRILL_QUEUE=tag,
             DRILL_DB_NAME=connection.settings_dict["NAME"],
-            GAMES_DEAL_STEP_SECONDS="0.01", GAMES_DECLARE_SECONDS="0.3",
+            GAMES_TIMER_OVERRIDES="deal=0.01,declare=0.3",
             GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0",
         )
         self.procs = {}

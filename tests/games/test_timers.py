@@ -1,4 +1,6 @@
-"""Timeouts, 托管, disconnection, escape and settlement (service level, PostgreSQL)."""
+"""games/timers.py: which timer runs, for how long and what firing it does (unit tests on
+engine states); then timeouts, 托管, disconnection, escape and settlement through the
+service (PostgreSQL)."""
 
 import threading
 
@@ -7,6 +9,8 @@ from django.db import connection
 
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches, point_balance
+from games.bots import bot_choose_action
+from games.engine.registry import machine_for
 from games.models import GameEvent, Hand
 from games.services import (
     ActionError,
@@ -18,11 +22,156 @@ from games.services import (
     hand_settle,
     hands_settle_sweep,
 )
+from games.timers import (
+    SeatClock,
+    timeouts_put_on_auto,
+    timer_fired,
+    timer_length,
+    timer_lengths,
+    timer_next,
+)
 from lobby.models import Seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+service = pytest.mark.django_db(transaction=True)
+PLAYERS = [SeatClock(bot=False, auto=False)] * 4
 
 
+def clocks(bots=(), auto=()):
+    return [SeatClock(bot=s in bots, auto=s in auto) for s in range(4)]
+
+
+def dealt(variant, seed="clock"):
+    """A hand of `variant` with every card dealt: the declaration window is open."""
+    machine = machine_for(variant)
+    state = machine.new_match(seed)
+    state, _ = machine.apply(state, {"type": "deal", "count": len(state["deck"])})
+    assert state["phase"] == "declare"
+    return state
+
+
+def at_bury(variant, seed="clock"):
+    """The first seat that can declares and the window closes: the dealer buries."""
+    machine = machine_for(variant)
+    state = dealt(variant, seed)
+    declaration = next(a for a in (bot_choose_action(state, s) for s in range(4)) if a)
+    state, _ = machine.apply(state, declaration)
+    state, _ = machine.apply(state, {"type": "close_declarations"})
+    assert state["phase"] == "bury"
+    return state
+
+
+@pytest.fixture
+def no_overrides(settings):
+    settings.GAMES_TIMER_OVERRIDES = {}
+    settings.GAMES_AUTO_DELAY = 1.5
+    settings.GAMES_BOT_DELAY = (0.25, 0.25)
+    return settings
+
+
+def test_each_timer_kind_runs_as_long_as_the_descriptor_says(no_overrides, toy_variant):
+    assert timer_length(variant="toy", kind="deal", turn_timeout=25) == 0.5
+    assert timer_length(variant="toy", kind="declare", turn_timeout=25) == 7
+    assert timer_length(variant="toy", kind="bury", turn_timeout=25) == 40
+    # None: the table's own turn timeout (P4).
+    assert timer_length(variant="toy", kind="play", turn_timeout=33) == 33
+    state = machine_for("toy").new_match("toy-clock")
+    assert state["variant"] == "toy"
+    assert timer_next(state=state, seats=PLAYERS, turn_timeout=25) == ("deal", 0.5)
+    state = at_bury("toy")
+    assert timer_next(state=state, seats=PLAYERS, turn_timeout=25) == ("bury", 40)
+    # The page counts down what a player waits on, and 托管's delay; the deal waits on nobody.
+    assert timer_lengths(variant="toy", turn_timeout=33) == {
+        "declare": 7, "bury": 40, "play": 33, "auto": 1.5}
+
+
+def test_the_real_variants_keep_the_rules_platform_times(no_overrides):
+    # RULES P1: 8 s to declare after the deal; P2: 30 s to bury (classic and point_bid).
+    assert timer_length(variant="classic", kind="declare", turn_timeout=25) == 8
+    assert timer_length(variant="classic", kind="bury", turn_timeout=25) == 30
+    assert timer_length(variant="point_bid", kind="bury", turn_timeout=25) == 30
+    assert timer_length(variant="guigang", kind="declare", turn_timeout=25) == 8
+    assert timer_length(variant="four_deck", kind="play", turn_timeout=40) == 40
+
+
+def test_a_kind_the_descriptor_does_not_list_is_an_error_not_a_default(no_overrides, toy_variant):
+    with pytest.raises(ValueError, match="'toy'.*'bid'"):
+        timer_length(variant="toy", kind="bid", turn_timeout=25)
+
+
+def test_an_override_replaces_every_variants_length(settings, toy_variant):
+    settings.GAMES_TIMER_OVERRIDES = {"bury": 2, "play": 4}
+    assert timer_length(variant="toy", kind="bury", turn_timeout=25) == 2
+    assert timer_length(variant="classic", kind="bury", turn_timeout=25) == 2
+    assert timer_length(variant="toy", kind="play", turn_timeout=25) == 4
+    assert timer_length(variant="toy", kind="declare", turn_timeout=25) == 7  # not overridden
+
+
+def test_an_unpaced_deal_deals_the_whole_deck_in_one_step(settings):
+    machine = machine_for("classic")
+    state = machine.new_match("unpaced")
+    settings.GAMES_TIMER_OVERRIDES = {}
+    paced = timer_fired(state=state, seats=PLAYERS, turn_timeout=25)
+    assert paced.actions == ({"type": "deal", "count": 4},) and paced.timed_out is None
+    settings.GAMES_TIMER_OVERRIDES = {"deal": 0}
+    unpaced = timer_fired(state=state, seats=PLAYERS, turn_timeout=25)
+    assert unpaced.actions == ({"type": "deal", "count": 100},)  # 108 cards less the kitty of 8
+
+
+def test_bots_act_after_the_bot_delay_and_seats_on_auto_after_the_auto_delay(no_overrides):
+    state = at_bury("classic")
+    dealer = state["turn"]
+    assert timer_next(state=state, seats=clocks(bots={dealer}), turn_timeout=25) == ("bury", 0.25)
+    assert timer_next(state=state, seats=clocks(auto={dealer}), turn_timeout=25) == ("bury", 1.5)
+    # Another seat being a bot or on 托管 does not shorten the dealer's 30 s (P2).
+    others = set(range(4)) - {dealer}
+    assert timer_next(state=state, seats=clocks(bots=others, auto=others), turn_timeout=25) == (
+        "bury", 30)
+    # The declaration window waits on everybody: shortened only when all four are bots.
+    window = dealt("classic")
+    assert timer_next(state=window, seats=clocks(bots={0, 1, 2}), turn_timeout=25) == ("declare", 8)
+    assert timer_next(state=window, seats=clocks(bots={0, 1, 2, 3}), turn_timeout=25) == (
+        "declare", 0.25)
+
+
+def test_a_players_timeout_is_counted_a_bot_or_auto_seat_is_played_for_without_one(no_overrides):
+    state = at_bury("classic")
+    dealer = state["turn"]
+    as_received = {"type": "bury", "seat": dealer, "cards": list(state["kitty_received"])}  # P2
+    player = timer_fired(state=state, seats=PLAYERS, turn_timeout=25)
+    assert player.actions == (as_received,) and player.timed_out == dealer
+    auto = timer_fired(state=state, seats=clocks(auto={dealer}), turn_timeout=25)
+    assert auto.actions == (as_received,) and auto.timed_out is None
+    bot = timer_fired(state=state, seats=clocks(bots={dealer}), turn_timeout=25)
+    assert bot.actions == (bot_choose_action(state, dealer),) and bot.timed_out is None
+
+
+def test_the_third_consecutive_timeout_puts_a_seat_on_auto():
+    # RULES P4: after 3 consecutive timeouts the seat goes into 托管.
+    assert [timeouts_put_on_auto(n) for n in (0, 1, 2, 3, 4)] == [False, False, False, True, True]
+
+
+def test_the_declaration_window_closes_with_a_stand_in_declaration_from_a_bot_or_auto_seat(
+        no_overrides):
+    state = dealt("classic")
+    close = {"type": "close_declarations"}
+    assert timer_fired(state=state, seats=PLAYERS, turn_timeout=25).actions == (close,)
+    declarer = next(s for s in range(4) if bot_choose_action(state, s))
+    for seats in (clocks(bots={declarer}), clocks(auto={declarer})):
+        firing = timer_fired(state=state, seats=seats, turn_timeout=25)
+        assert firing.actions == (bot_choose_action(state, declarer), close)
+        assert firing.timed_out is None
+
+
+def test_no_timer_runs_between_hands(no_overrides):
+    assert timer_next(state=None, seats=PLAYERS, turn_timeout=25) is None
+    state = dict(at_bury("classic"), phase="end")
+    assert timer_next(state=state, seats=PLAYERS, turn_timeout=25) is None
+
+
+# --- through the service -----------------------------------------------------------------------
+
+
+@service
 def test_a_stale_timer_does_nothing(seated_table, helpers):
     table, users = seated_table()
     helpers.start_hand(table, users)
@@ -34,6 +183,7 @@ def test_a_stale_timer_does_nothing(seated_table, helpers):
     assert (after.version, after.seq, after.state) == (game.version, game.seq, game.state)
 
 
+@service
 def test_three_consecutive_timeouts_put_a_seat_on_auto_until_it_acts(seated_table, helpers, settings):
     table, users = seated_table()
     helpers.start_hand(table, users)
@@ -54,7 +204,7 @@ def test_three_consecutive_timeouts_put_a_seat_on_auto_until_it_acts(seated_tabl
         helpers.act_lowest(table, users)
     game = helpers.game_of(table)
     assert game.timer_kind == "play"
-    assert (game.deadline - game.updated_at).total_seconds() < settings.GAMES_TIMEOUTS["auto"] + 0.5
+    assert (game.deadline - game.updated_at).total_seconds() < settings.GAMES_AUTO_DELAY + 0.5
     assert helpers.fire(table)
     assert GameEvent.objects.filter(table=table, type="timeout").count() == 3
     # Taking back control (or any own action) ends 托管.
@@ -65,6 +215,7 @@ def test_three_consecutive_timeouts_put_a_seat_on_auto_until_it_acts(seated_tabl
     assert game.control[dealer] == dict(game.control[dealer], auto=False, timeouts=0)
 
 
+@service
 def test_a_disconnected_player_is_on_auto_and_loses_the_seat_if_not_back_by_the_end(
         seated_table, helpers):
     table, users = seated_table()
@@ -89,6 +240,7 @@ def test_a_disconnected_player_is_on_auto_and_loses_the_seat_if_not_back_by_the_
     assert not GameEvent.objects.filter(table=table, type="timeout").exists()
 
 
+@service
 def test_leaving_mid_hand_is_an_escape_settled_once_and_the_table_restarts(seated_table, helpers):
     table, users = seated_table(stake=10)
     for seat, user in enumerate(users):
@@ -122,6 +274,7 @@ def test_leaving_mid_hand_is_an_escape_settled_once_and_the_table_restarts(seate
     assert Hand.objects.filter(table=table).count() == 2
 
 
+@service
 def test_a_duplicate_settlement_pays_once(seated_table, helpers):
     table, users = seated_table()
     helpers.start_hand(table, users)
@@ -149,6 +302,7 @@ def test_a_duplicate_settlement_pays_once(seated_table, helpers):
     assert ledger_mismatches() == []
 
 
+@service
 def test_two_actions_racing_on_one_version_apply_once(seated_table, helpers):
     table, users = seated_table()
     version = helpers.game_of(table).version
@@ -175,6 +329,7 @@ def test_two_actions_racing_on_one_version_apply_once(seated_table, helpers):
     assert Seat.objects.filter(table=table, ready=True).count() == 1
 
 
+@service
 def test_the_sweeper_fires_overdue_timers_and_settles_lost_settlements(seated_table, helpers):
     table, users = seated_table()
     helpers.start_hand(table, users)
@@ -188,6 +343,7 @@ def test_the_sweeper_fires_overdue_timers_and_settles_lost_settlements(seated_ta
     assert Hand.objects.get(table=table).settled
 
 
+@service
 def test_a_first_hand_of_absent_players_is_declared_for_not_redealt(seated_table, helpers):
     table, users = seated_table()
     for seat, user in enumerate(users):

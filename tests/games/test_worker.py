@@ -26,8 +26,8 @@ def _close_worker_connection(**kwargs):
 
 @pytest.fixture
 def worker(settings):
-    settings.GAMES_TIMEOUTS = dict(settings.GAMES_TIMEOUTS, deal=0.0, declare=0.05, bury=1.0,
-                                   auto=0.0)
+    settings.GAMES_TIMER_OVERRIDES = {"deal": 0.0, "declare": 0.05, "bury": 1.0}
+    settings.GAMES_AUTO_DELAY = 0.0
     app.control.purge()  # tasks left in the broker by earlier tests belong to dropped tables
     # The worker's thread keeps its own connection; closed after each task, it cannot keep
     # the test database from being dropped at the end of the run.

@@ -20,14 +20,20 @@ def test_worst_loss_covers_the_escape_penalty_and_the_largest_plausible_level_lo
 def test_point_bid_tables_choose_one_or_two_decks(make_user):
     room = room_default_get_or_create()
     user = make_user()
-    table = table_create(room=room, user=user, variant="point_bid", decks=2)
-    assert table.options == {"decks": 2}
+    table = table_create(room=room, user=user, variant="point_bid", options={"decks": 1})
+    assert table.options == {"decks": 1}
     assert Seat.objects.filter(table=table).count() == 4
     assert GameState.objects.get(table=table).version == 0
-    for bad in (None, 3):
+    # Left out, the variant's default (two decks, §4.1); classic has no options at all.
+    assert table_create(room=room, user=user, variant="point_bid").options == {"decks": 2}
+    assert table_create(room=room, user=user, variant="classic").options == {}
+    for variant, bad in (("point_bid", {"decks": None}), ("point_bid", {"decks": 3}),
+                         ("point_bid", {"decks": "2"}), ("point_bid", {"seats": 4}),
+                         ("classic", {"decks": 2})):
         with pytest.raises(ActionError) as error:
-            table_create(room=room, user=user, variant="point_bid", decks=bad)
-        assert error.value.code == "bad_decks"
+            table_create(room=room, user=user, variant=variant, options=bad)
+        assert error.value.code == "bad_option"
+    assert Table.objects.count() == 3
     with pytest.raises(ActionError) as error:
         table_create(room=room, user=user, variant="chess")
     assert error.value.code == "unknown_variant"

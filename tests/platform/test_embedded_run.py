@@ -118,6 +118,26 @@ def cookie(jar, name):
     return next(c.value for c in jar if c.name == name)
 
 
+def procfile():
+    """{process name: its command line} of platform/Procfile."""
+    lines = (ROOT / "platform" / "Procfile").read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line and not line.startswith("#"))
+
+
+def runs(command, cmdlines):
+    """Whether one of `cmdlines` is `command` (a Procfile line) with its variables expanded:
+    the program, then every word that holds no variable, in order."""
+    program, *words = command.split()
+    fixed = [w for w in words if "$" not in w]
+    for cmdline in cmdlines:
+        names = [Path(part).name for part in cmdline]
+        if program in names:
+            rest = cmdline[names.index(program) + 1:]
+            if [w for w in rest if w in fixed] == fixed:
+                return True
+    return False
+
+
 def test_embedded_default_serves_pages_and_sockets_and_stops_cleanly(tmp_path):
     port = free_port()
     platform = Platform(tmp_path, port)
@@ -127,6 +147,11 @@ def test_embedded_default_serves_pages_and_sockets_and_stops_cleanly(tmp_path):
             "status": "ok",
             "checks": {"database": "ok", "redis": "ok", "celery": "ok"},
         }, health
+        # ./platform/run starts the Procfile's own processes (one source for both).
+        cmdlines = [p.cmdline() for p in platform.descendants()]
+        assert set(procfile()) == {"web", "worker", "beat"}
+        for name, command in procfile().items():
+            assert runs(command, cmdlines), (name, cmdlines)
 
         opener, jar, post_form = browser(platform.base)
         profile = post_form(

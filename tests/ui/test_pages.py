@@ -26,7 +26,7 @@ def client_config(response):
 
 def test_creating_a_table_seats_its_creator_at_the_chosen_stake(client, player):
     response = client.post(reverse("ui:table_create"), {
-        "variant": "classic", "base_stake": 20, "turn_timeout": 25, "decks": ""})
+        "variant": "classic", "base_stake": 20, "turn_timeout": 25})
     table = Table.objects.get()
     assert response.url == reverse("ui:table", args=[table.pk])
     assert table.base_stake == 20

@@ -1,6 +1,6 @@
 from django import template
 
-from ui.forms import VARIANT_CHOICES
+from ui.messages import variant_label
 from ui.selectors import recent_hands as recent_hands_of
 
 register = template.Library()
@@ -12,7 +12,5 @@ def recent_hands(user):
     return recent_hands_of(user=user)
 
 
-@register.filter
-def variant_label(variant_id):
-    """A variant's name in the active language ("classic" -> "经典升级（两副牌）")."""
-    return dict(VARIANT_CHOICES).get(variant_id, variant_id)
+# A variant's name in the active language, from its descriptor.
+register.filter("variant_label", variant_label)

@@ -1,0 +1,141 @@
+"""A table's clock (RULES §6): which timer runs, for how long, and what the platform does when
+it runs out.
+
+The hand machine names the timer (``timer(state)`` -> kind, seat, the action that stands in
+for the seat: P2's bury as received, P3's pass, P5's lowest play); the variant's descriptor
+says how long each kind runs (``Descriptor.timers``; None is the table's own turn timeout,
+P4). The settings hold only the platform's knobs: the bots' delay (``GAMES_BOT_DELAY``), how
+soon a seat on 托管 is played for (``GAMES_AUTO_DELAY``) and ``GAMES_TIMER_OVERRIDES``, seconds
+per kind that replace the variant's (tests and benches shorten or zero timers with it).
+
+games.services holds the table's lock, applies what ``timer_fired`` decides and starts what
+``timer_next`` says after each change. Between hands nothing runs yet; RULES P14 (bots ready
+at once, a human seat not ready within 60 s is stood up) goes into those two functions, with
+the seats' ``ready`` added to ``SeatClock``.
+"""
+
+import random
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from games.bots import bot_choose_action
+from games.engine.registry import descriptor, machine_for
+
+# Phases in which no hand is being played: seats change and players press ready.
+BETWEEN_HANDS = ("waiting", "end")
+# P4: a seat's third consecutive timeout puts it on 托管.
+TIMEOUTS_BEFORE_AUTO = 3
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """What the clock needs to know about one seat."""
+
+    bot: bool
+    auto: bool  # on 托管: the platform plays for it (P4, P6)
+
+
+@dataclass(frozen=True)
+class Firing:
+    """What the platform does when a table's timer runs out."""
+
+    # Engine actions, applied in this order; none: the seat has nothing to do, wait for it.
+    actions: tuple = ()
+    # The seat whose timeout counts towards 托管 (P4), or None.
+    timed_out: int | None = None
+
+
+def timer_length(*, variant, kind, turn_timeout):
+    """Seconds a `kind` timer runs at a table of `variant` whose turn timeout is `turn_timeout`."""
+    overrides = settings.GAMES_TIMER_OVERRIDES
+    if kind in overrides:
+        return float(overrides[kind])
+    lengths = descriptor(variant).timers
+    if kind not in lengths:
+        # A forgotten entry must not quietly become some default: the variant's descriptor
+        # lists every kind its hand machine's timer() names.
+        raise ValueError(f"the {variant!r} descriptor gives no length for its {kind!r} timer")
+    seconds = lengths[kind]
+    return turn_timeout if seconds is None else seconds
+
+
+def timer_lengths(*, variant, turn_timeout):
+    """Seconds of each timer a player waits on at such a table, and "auto" for a seat on
+    托管: what the page counts down. The deal paces itself and waits on nobody."""
+    lengths = {kind: timer_length(variant=variant, kind=kind, turn_timeout=turn_timeout)
+               for kind in descriptor(variant).timers if kind != "deal"}
+    lengths["auto"] = settings.GAMES_AUTO_DELAY
+    return lengths
+
+
+def bot_delay():
+    """How long a bot takes (uniform in GAMES_BOT_DELAY), so it looks like a player."""
+    return random.uniform(*settings.GAMES_BOT_DELAY)
+
+
+def timeouts_put_on_auto(timeouts):
+    """P4: whether a seat's `timeouts` consecutive timeouts put it on 托管."""
+    return timeouts >= TIMEOUTS_BEFORE_AUTO
+
+
+def timer_next(*, state, seats, turn_timeout):
+    """(kind, seconds) of the timer to start once a change to the table commits, or None.
+
+    `state` is the game's (None before the first hand), `seats` one SeatClock per seat.
+    Bots act after their delay and seats on 托管 after the auto delay, so a table of bots
+    (or of absent players) plays on without waiting out a player's time.
+    """
+    if state is None or state["phase"] in BETWEEN_HANDS:
+        return None
+    timer = machine_for(state["variant"]).timer(state)
+    if timer is None:
+        return None
+    kind, seat, _ = timer
+    if seat is not None and seats[seat].bot:
+        return kind, bot_delay()
+    if seat is not None and seats[seat].auto:
+        return kind, settings.GAMES_AUTO_DELAY
+    if kind == "declare" and all(s.bot for s in seats):
+        return kind, bot_delay()
+    return kind, timer_length(variant=state["variant"], kind=kind, turn_timeout=turn_timeout)
+
+
+def timer_fired(*, state, seats, turn_timeout):
+    """What the platform does now that the table's timer ran out, or None if no timer runs.
+
+    A bot acts as the card policy says; a seat on 托管 gets the machine's stand-in action
+    without counting a timeout; a player's seat gets it and the timeout counts (P2-P5).
+    When the declaration window closes with nothing declared, a bot or a seat on 托管
+    may declare first: else a first hand at a table of bots or of absent players would be
+    redealt forever.
+    """
+    timer = machine_for(state["variant"]).timer(state)
+    if timer is None:
+        return None
+    kind, seat, action = timer
+    if seat is None:
+        if kind == "deal" and not timer_length(variant=state["variant"], kind=kind,
+                                               turn_timeout=turn_timeout):
+            # An unpaced deal (benches, tests) deals the rest of the deck in one step.
+            action = dict(action, count=len(state["deck"]))
+        if kind == "declare":
+            declaration = _stand_in_declaration(state, seats)
+            if declaration is not None:
+                return Firing(actions=(declaration, action))
+        return Firing(actions=(action,))
+    clock = seats[seat]
+    if clock.bot:
+        action = bot_choose_action(state, seat) or action
+    if action is None:  # the variant has nothing to apply for this seat: wait for it
+        return Firing()
+    return Firing(actions=(action,), timed_out=None if clock.bot or clock.auto else seat)
+
+
+def _stand_in_declaration(state, seats):
+    for seat, clock in enumerate(seats):
+        if clock.bot or clock.auto:
+            action = bot_choose_action(state, seat)
+            if action is not None:
+                return action
+    return None

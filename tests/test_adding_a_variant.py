@@ -1,0 +1,112 @@
+"""docs/adding-a-variant.md: a rule set registered with one registry call (the toy_variant
+fixture: classic's rules and hand under the id "toy", one table option of its own) is
+offered by the lobby's form and the API and is played at a table, with nothing else in the
+platform changed."""
+
+import json
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from accounts.selectors import ledger_mismatches
+from games.engine.registry import variant_ids
+from games.services import ActionError, hand_settle, table_sit
+from lobby.models import Seat, Table
+from lobby.services import room_default_get_or_create, table_create
+from ui.forms import TableCreateForm
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lobby_form_offers_it_with_its_option_in_the_readers_language(toy_variant):
+    with translation.override("en"):
+        form = TableCreateForm()
+    # The sitting rule's figure is the descriptor's worst loss (5 base stakes).
+    assert ("toy", "Toy tractor — sitting needs 5 × the stake") in form.fields["variant"].choices
+    pace = form.fields["toy__pace"]
+    assert pace.label == "Pace (Toy tractor)"
+    assert pace.choices == [("calm", "Calm"), ("brisk", "Brisk")]
+    assert pace.initial == "calm"
+    with translation.override("zh-hans"):
+        form = TableCreateForm()
+    assert ("toy", "玩具拖拉机 — 入座需要 5 × 底注") in form.fields["variant"].choices
+    assert form.fields["toy__pace"].label == "节奏（玩具拖拉机）"
+    assert form.fields["toy__pace"].choices == [("calm", "从容"), ("brisk", "快速")]
+
+
+def test_the_form_keeps_only_the_chosen_variants_options(toy_variant):
+    data = {"variant": "toy", "toy__pace": "brisk", "point_bid__decks": "1", "base_stake": 5,
+            "turn_timeout": 25}
+    form = TableCreateForm(data)
+    assert form.is_valid(), form.errors
+    assert form.options() == {"pace": "brisk"}
+    assert not TableCreateForm(dict(data, toy__pace="frantic")).is_valid()
+
+
+def test_a_player_opens_a_table_of_it_from_the_lobby(client, make_user, toy_variant):
+    user = make_user()
+    client.force_login(user)
+    lobby = client.get(reverse("ui:lobby")).content.decode()
+    assert 'value="toy"' in lobby and 'name="toy__pace"' in lobby
+    response = client.post(reverse("ui:table_create"), {
+        "variant": "toy", "toy__pace": "brisk", "base_stake": 20, "turn_timeout": 30})
+    table = Table.objects.get()
+    assert response.url == reverse("ui:table", args=[table.pk])
+    assert (table.variant, table.options) == ("toy", {"pace": "brisk"})
+    assert Seat.objects.get(user=user).number == 0
+    assert "Toy tractor" in client.get(reverse("ui:lobby")).content.decode()
+    page = client.get(response.url).content.decode()
+    config = json.loads(page.split('id="table-client" type="application/json">')[1]
+                        .split("</script>")[0])
+    assert config["variant"] == {"id": "toy", "label": "Toy tractor", "partnerships": True,
+                                 "plays_matches": True}
+    # The descriptor's lengths; "play": None is the table's own turn timeout.
+    assert config["timers"]["bury"] == 40 and config["timers"]["play"] == 30
+
+
+def test_sitting_needs_the_descriptors_worst_loss(make_user, toy_variant):
+    table = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy")
+    assert table.options == {"pace": "calm"}  # the option's default
+    # 1000 points (the opening grant) cover 5 × 200 but not 5 × 201.
+    with pytest.raises(ActionError) as error:
+        table_sit(table_id=table.pk, user=make_user(), seat=0, base_stake=201)
+    assert error.value.code == "balance_too_low"
+    table_sit(table_id=table.pk, user=make_user(), seat=0, base_stake=200)
+
+
+def test_the_api_accepts_it_as_a_variant(make_user, toy_variant):
+    api = APIClient()
+    toy = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy")
+    table_create(room=room_default_get_or_create(), user=make_user(), variant="classic")
+    listed = api.get("/api/v1/tables/?variant=toy")
+    assert listed.status_code == 200
+    assert [t["id"] for t in listed.json()["results"]] == [toy.pk]
+    player = make_user()
+    assert api.get(f"/api/v1/players/{player.pk}/hands/?variant=toy").status_code == 200
+    assert api.get("/api/v1/leaderboards/win-rate/?variant=toy").status_code == 200
+    assert api.get("/api/v1/leaderboards/points/?variant=toy").status_code == 200
+    assert api.get("/api/v1/leaderboards/points/?variant=bridge").status_code == 400
+    schema = api.get("/api/v1/schema/?format=json").json()
+    parameters = [p for p in schema["paths"]["/api/v1/tables/"]["get"]["parameters"]
+                  if p["name"] == "variant"]
+    assert "toy" in parameters[0]["schema"]["enum"]
+
+
+def test_unregistered_it_is_offered_no_more(toy_variant):
+    from games.engine.registry import unregister
+
+    unregister("toy")
+    assert "toy" not in variant_ids()
+    assert "toy" not in dict(TableCreateForm().fields["variant"].choices)
+    assert APIClient().get("/api/v1/tables/?variant=toy").status_code == 400
+
+
+def test_four_bots_play_a_hand_of_it_to_settlement(make_user, toy_variant, bots_play_a_hand):
+    table = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
+                         options={"pace": "brisk"}, seed="toy-hand")
+    hand = bots_play_a_hand(table)
+    assert hand.variant == "toy" and Table.objects.get(pk=table.pk).game.state["variant"] == "toy"
+    assert hand_settle(hand_id=hand.pk)
+    assert ledger_mismatches() == []
