@@ -1,14 +1,20 @@
-"""Every registered variant plays at a table: four bots through the service, timers fired as
-the platform's clock would, to a settled hand (so variant-specific phases and timer kinds,
-e.g. point_bid's bidding, go through the same door)."""
+"""Every registered variant plays at a table: a player who never acts and the three bots they
+seated, through the service, timers fired as the platform's clock would, to a settled hand (so
+variant-specific phases and timer kinds, e.g. point_bid's bidding, go through the same door)."""
 
 import pytest
 
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import variant_ids
 from games.models import GameState, Hand
-from games.services import game_timer_fire, hand_settle, table_bot_add
-from lobby.services import room_default_get_or_create, table_create
+from games.services import (
+    game_apply_action,
+    game_timer_fire,
+    hand_settle,
+    table_bot_add,
+    table_create,
+)
+from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db
 
@@ -17,11 +23,16 @@ CASES = [(v, None) for v in sorted(variant_ids()) if v != "point_bid"] + [
 
 
 @pytest.mark.parametrize("variant,decks", CASES)
-def test_four_bots_play_a_hand_of_each_variant_to_settlement(variant, decks, make_user):
-    table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
-                         decks=decks, seed=f"variants-{variant}")
-    for seat in range(4):
-        table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
+def test_three_bots_and_an_absent_player_play_each_variant_to_settlement(variant, decks,
+                                                                          make_user):
+    player = make_user()
+    table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
+                         base_stake=1, decks=decks, seed=f"variants-{variant}")
+    for seat in (1, 2, 3):
+        table_bot_add(table_id=table.pk, user=player, seat=seat)
+    game = GameState.objects.get(table=table)
+    game_apply_action(table_id=table.pk, user=player, action={"type": "ready"},
+                      version=game.version)
     game = GameState.objects.get(table=table)
     assert game.phase == "deal" and game.state["options"] == table.options
     for _ in range(3000):
