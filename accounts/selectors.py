@@ -1,6 +1,7 @@
 from django.db.models import F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan
 
@@ -18,6 +19,11 @@ def ledger_entries_of(*, user):
 def ledger_history(*, user, limit=20):
     """The user's latest ledger entries, newest first, with their transactions."""
     return list(ledger_entries_of(user=user)[:limit])
+
+
+def api_token_of(*, user):
+    """The user's API token, or None."""
+    return Token.objects.filter(user=user).first()
 
 
 def sitting_ban_active(*, user):

@@ -9,9 +9,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from rest_framework.authtoken.models import Token
 
-from accounts.selectors import ledger_history, point_balance
+from accounts.selectors import api_token_of, ledger_history, point_balance
 from accounts.services import api_token_create, api_token_revoke
 from games import services as game_services
 from games.replay import replay_build
@@ -140,8 +139,7 @@ def profile(request):
 
 @login_required
 def api_token(request):
-    return render(request, "ui/token.html",
-                  {"token": Token.objects.filter(user=request.user).first()})
+    return render(request, "ui/token.html", {"token": api_token_of(user=request.user)})
 
 
 @login_required
