@@ -3,23 +3,14 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
-from api.admin_actions import LedgerOperatorActions, UserOperatorActions
+
+# The operators' actions (bans, reversals, the escapes column) are added by moderation.admin.
 
 
 @admin.register(User)
-class UserAdmin(UserOperatorActions, DjangoUserAdmin):
-    list_display = (
-        "username",
-        "display_name",
-        "preferred_language",
-        "is_bot",
-        "is_staff",
-    ) + UserOperatorActions.operator_list_display
-    list_filter = (
-        DjangoUserAdmin.list_filter
-        + ("is_bot", "preferred_language")
-        + UserOperatorActions.operator_list_filter
-    )
+class UserAdmin(DjangoUserAdmin):
+    list_display = ("username", "display_name", "preferred_language", "is_bot", "is_staff")
+    list_filter = DjangoUserAdmin.list_filter + ("is_bot", "preferred_language")
     search_fields = ("username", "display_name", "email")
     fieldsets = DjangoUserAdmin.fieldsets + (
         (_("Player"), {"fields": ("display_name", "preferred_language", "is_bot")}),
@@ -62,7 +53,7 @@ class LedgerEntryInline(admin.TabularInline):
 
 
 @admin.register(LedgerTransaction)
-class LedgerTransactionAdmin(LedgerOperatorActions, ReadOnlyAdmin):
+class LedgerTransactionAdmin(ReadOnlyAdmin):
     list_display = ("id", "key", "kind", "reference", "memo", "created_at")
     list_filter = ("kind",)
     search_fields = ("key", "reference")

@@ -122,3 +122,34 @@ class LedgerEntry(AppendOnlyModel):
 
     def __str__(self):
         return f"{self.account}: {self.amount:+d}"
+
+
+class SittingBan(models.Model):
+    """An operator's ban: the user may not sit at a table from `starts_at` until `ends_at`.
+
+    games.services refuses to seat a banned user (accounts.selectors.sitting_ban_active);
+    operators make and lift bans in the admin (moderation). Lifting a ban early sets
+    `lifted_at`; rows are kept as the record of what operators did and why.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sitting_bans"
+    )
+    reason = models.CharField(max_length=200)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-ends_at"], name="sitting_ban_user")]
+        constraints = [
+            models.CheckConstraint(name="sitting_ban_ends_after_start",
+                                   condition=models.Q(ends_at__gt=models.F("starts_at"))),
+        ]
+
+    def __str__(self):
+        return f"{self.user} until {self.ends_at:%Y-%m-%d %H:%M}"

@@ -1,19 +1,39 @@
 from django.db.models import F, Q, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
-from accounts.models import LedgerEntry, LedgerTransaction, PointAccount
+from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan
 
 
 def point_balance(*, user):
     return PointAccount.objects.values_list("balance", flat=True).get(user=user)
 
 
+def ledger_entries_of(*, user):
+    """The user's own ledger entries with their transactions, newest first."""
+    return (LedgerEntry.objects.filter(account__user=user).select_related("transaction")
+            .order_by("-id"))
+
+
 def ledger_history(*, user, limit=20):
     """The user's latest ledger entries, newest first, with their transactions."""
-    return list(
-        LedgerEntry.objects.filter(account__user=user)
-        .select_related("transaction")
-        .order_by("-id")[:limit]
+    return list(ledger_entries_of(user=user)[:limit])
+
+
+def api_token_of(*, user):
+    """The user's API token, or None."""
+    return Token.objects.filter(user=user).first()
+
+
+def sitting_ban_active(*, user):
+    """The operator's ban on `user` in force now (the one ending last), or None."""
+    now = timezone.now()
+    return (
+        SittingBan.objects.filter(user=user, lifted_at__isnull=True, starts_at__lte=now,
+                                  ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
     )
 
 

@@ -1,10 +1,13 @@
-"""Everything that changes users, point accounts and the ledger."""
+"""Everything that changes users, their API tokens and sitting bans, point accounts and the
+ledger."""
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
-from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
+from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan, User
 
 HOUSE = "house"
 ESCROW = "escrow"
@@ -167,3 +170,31 @@ def user_create(
 def user_language_set(*, user, language):
     user.preferred_language = language
     user.save(update_fields=["preferred_language"])
+
+
+def api_token_create(*, user):
+    """A new API token for `user`; the previous one (if any) stops working."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user)
+
+
+def api_token_revoke(*, user):
+    Token.objects.filter(user=user).delete()
+
+
+def sitting_ban_create(*, user, reason, starts_at, ends_at, created_by):
+    """Ban `user` from sitting from `starts_at` until `ends_at` (games.services refuses to
+    seat them meanwhile). The operator's checks (a reason, an end after the start) are
+    moderation.services'; the database refuses an end that is not after the start."""
+    return SittingBan.objects.create(user=user, reason=reason, starts_at=starts_at,
+                                     ends_at=ends_at, created_by=created_by)
+
+
+def sitting_ban_lift(*, ban):
+    """End `ban` now (the row stays, the record of what operators did); lifting twice keeps
+    the first time."""
+    if ban.lifted_at is None:
+        ban.lifted_at = timezone.now()
+        ban.save(update_fields=["lifted_at"])
+    return ban

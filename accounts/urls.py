@@ -15,6 +15,5 @@ urlpatterns = [
         name="password_change",
     ),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_done"),
-    path("profile/", views.profile, name="profile"),
     path("language/", views.language_set, name="language"),
 ]

@@ -1,6 +1,5 @@
 from django.conf import settings
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -8,7 +7,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.forms import LanguageForm, RegistrationForm
-from accounts.selectors import ledger_history, point_balance
 from accounts.services import user_create, user_language_set
 
 
@@ -34,7 +32,7 @@ def register(request):
             preferred_language=form.cleaned_data["preferred_language"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return _with_language(redirect("accounts:profile"), user.preferred_language)
+        return _with_language(redirect(settings.LOGIN_REDIRECT_URL), user.preferred_language)
     return render(request, "registration/register.html", {"form": form})
 
 
@@ -42,18 +40,6 @@ class PlayerLoginView(LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         return _with_language(response, form.get_user().preferred_language)
-
-
-@login_required
-def profile(request):
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "balance": point_balance(user=request.user),
-            "entries": ledger_history(user=request.user),
-        },
-    )
 
 
 @require_POST

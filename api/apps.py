@@ -3,4 +3,4 @@ from django.apps import AppConfig
 
 class ApiConfig(AppConfig):
     name = "api"
-    verbose_name = "API and operators"
+    verbose_name = "REST API"

@@ -8,7 +8,7 @@ from django import forms
 from django_filters.fields import IsoDateTimeField
 
 from accounts.models import LedgerEntry, LedgerTransaction
-from games.engine.registry import variant_ids
+from games.variants import variant_ids
 from games.models import HandPlayer
 from lobby.models import Table
 

@@ -1,6 +1,6 @@
 """OpenAPI schema hooks (drf-spectacular's POSTPROCESSING_HOOKS)."""
 
-from games.engine.registry import variant_ids
+from games.variants import variant_ids
 
 
 def variant_enums(result, generator, request, public):

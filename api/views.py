@@ -1,4 +1,4 @@
-"""The REST API (/api/v1/): thin views over api.selectors and stats.selectors."""
+"""The REST API (/api/v1/): thin views over the selectors of games, stats and accounts."""
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -13,19 +13,19 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from accounts.models import User
+from accounts.selectors import ledger_entries_of
 from api import filters
 from api import serializers as out
-from api.replay import replay_build
-from api.selectors import (
+from games.replay import replay_build
+from games.selectors import (
     HandInProgress,
     hand_finished_get,
     hand_replay_events,
-    ledger_entries_of,
     player_hand_history,
     table_public_view,
-    tables_live,
+    tables_open,
 )
-from games.engine.registry import variant_ids
+from games.variants import variant_ids
 from stats.models import ALL_VARIANTS
 from stats.selectors import (
     leaderboard_balance,
@@ -262,7 +262,7 @@ class TableListView(PublicListView):
     ordering_tiebreak = ("id",)
 
     def get_queryset(self):
-        return tables_live()
+        return tables_open()
 
 
 @extend_schema(tags=["tables"])
@@ -274,7 +274,7 @@ class TableDetailView(generics.GenericAPIView):
     serializer_class = out.TableDetailSerializer
 
     def get(self, request, pk):
-        table = get_object_or_404(tables_live(), pk=pk)
+        table = get_object_or_404(tables_open(), pk=pk)
         view = table_public_view(table=table)
         return Response(out.TableDetailSerializer(table, context={"view": view}).data)
 

@@ -6,8 +6,8 @@
         --hands 1000000 --players 10000 --requests 2000
 
 Seeding writes users, point accounts, tables, hands, hand players and the PlayerStats
-counters with COPY (what stats_record_hand would have written hand by hand; a sample of
-hands also goes through stats_record_hand itself to time the write path). A database that
+counters with COPY (what games.services.hand_stats_record would have written hand by hand; a
+sample of hands also goes through hand_stats_record itself to time the write path). A database that
 already holds the hands is reused; --reseed starts over. Requests go through the whole
 Django stack in-process (middleware, DRF, serializers), not over a socket.
 """
@@ -187,12 +187,12 @@ def time_requests(client, urls, count):
 
 
 def record_sample(sample):
-    """Time the write path: stats_record_hand on hands it has not counted yet."""
+    """Time the write path: hand_stats_record on hands it has not counted yet."""
     from django.db import transaction
 
     from games.models import Hand
     from stats.models import RecordedHand
-    from stats.services import stats_record_hand
+    from games.services import hand_stats_record
 
     ids = list(Hand.objects.order_by("-id").values_list("id", flat=True)[:sample])
     RecordedHand.objects.filter(hand_id__in=ids).delete()
@@ -201,7 +201,7 @@ def record_sample(sample):
         # Timed inside the transaction: in production the commit is the settlement's own.
         with transaction.atomic():
             start = time.perf_counter()
-            stats_record_hand(hand=hand)
+            hand_stats_record(hand=hand)
             durations.append((time.perf_counter() - start) * 1000)
     durations.sort()
     return statistics.median(durations), durations[int(len(durations) * 0.99) - 1]
@@ -292,7 +292,7 @@ def main():
                   flush=True)
         print(f"load average after timing: {os.getloadavg()[0]:.2f}")
     p50, p99 = record_sample(1000)
-    print(f"\nwrite path: stats_record_hand over 1000 hands (before the commit): "
+    print(f"\nwrite path: hand_stats_record over 1000 hands (before the commit): "
           f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
 
 

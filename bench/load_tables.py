@@ -90,8 +90,8 @@ def make_players(n_tables, tag):
     from django.contrib.sessions.backends.db import SessionStore
 
     from accounts.services import user_create
-    from games.services import table_sit
-    from lobby.services import room_default_get_or_create, table_create
+    from games.services import table_create, table_sit
+    from lobby.services import room_default_get_or_create
 
     def cookie_for(user):
         session = SessionStore()
@@ -107,10 +107,10 @@ def make_players(n_tables, tag):
     for t in range(n_tables):
         users = [user_create(username=f"{tag}-t{t}-s{s}", password=None,
                              display_name=f"Bench {t}.{s}") for s in range(4)]
-        table = table_create(room=room, user=users[0], variant="classic", turn_timeout=300,
-                             name=f"bench {tag} {t}")
-        for seat, user in enumerate(users):
-            table_sit(table_id=table.pk, user=user, seat=seat, base_stake=1)
+        table = table_create(room=room, user=users[0], variant="classic", base_stake=1,
+                             turn_timeout=300, name=f"bench {tag} {t}")
+        for seat, user in enumerate(users[1:], start=1):
+            table_sit(table_id=table.pk, user=user, seat=seat)
         tables.append((table.pk, [cookie_for(u) for u in users]))
     echo = [cookie_for(user_create(username=f"{tag}-echo{t}", password=None,
                                    display_name=f"Echo {t}")) for t in range(n_tables)]

@@ -1,5 +1,7 @@
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.fanout import fanout_attach, fanout_send
+
 # Close code for an anonymous socket (4000-4999 are free for applications).
 CLOSE_UNAUTHENTICATED = 4401
 
@@ -7,8 +9,9 @@ CLOSE_UNAUTHENTICATED = 4401
 class PingConsumer(AsyncJsonWebsocketConsumer):
     """Echoes {"type": "ping", "payload": ...} back as a pong to every socket of the same user.
 
-    The echo goes through group_send rather than straight back, so a round trip proves the
-    channel layer (Redis) carries messages between processes, not only the socket itself.
+    The echo goes through the channel layer rather than straight back, so a round trip proves
+    the layer (Redis) carries messages between processes, not only the socket itself; it is
+    sent by games.fanout, the one sender of socket messages, as a table's updates are.
     """
 
     async def connect(self):
@@ -17,6 +20,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.group_name = f"ping.user.{user.pk}"
+        fanout_attach()
         await self.channel_layer.group_add(self.group_name, self.channel_name)
         await self.accept()
 
@@ -28,9 +32,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         if content.get("type") != "ping":
             await self.send_json({"type": "error", "error": "unknown message type"})
             return
-        await self.channel_layer.group_send(
-            self.group_name, {"type": "ping.echo", "payload": content.get("payload")}
-        )
+        fanout_send([(self.group_name, {"type": "ping.echo", "payload": content.get("payload")})])
 
     async def ping_echo(self, event):
         await self.send_json({"type": "pong", "payload": event["payload"]})

@@ -1,8 +1,11 @@
 from django.contrib import admin
 
 from accounts.admin import ReadOnlyAdmin
-from api.admin_actions import HandOperatorActions
-from games.models import GameEvent, GameState, Hand, HandPlayer
+from games.models import Bot, GameEvent, GameState, Hand, HandPlayer, TableClosure
+from stats.models import ALL_VARIANTS
+
+# The operators' actions (settlement re-run, the links to events and replay) are added by
+# moderation.admin.
 
 
 @admin.register(GameState)
@@ -22,7 +25,7 @@ class HandPlayerInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(HandOperatorActions, ReadOnlyAdmin):
+class HandAdmin(ReadOnlyAdmin):
     list_display = ("id", "table", "number", "variant", "base_stake", "dealer", "trump",
                     "defender_points", "escaped_seat", "settled", "started_at", "ended_at")
     list_filter = ("variant", "settled")
@@ -33,3 +36,38 @@ class HandAdmin(HandOperatorActions, ReadOnlyAdmin):
 class GameEventAdmin(ReadOnlyAdmin):
     list_display = ("table", "seq", "hand", "type", "audience", "created_at")
     list_filter = ("type",)
+
+
+@admin.register(TableClosure)
+class TableClosureAdmin(ReadOnlyAdmin):
+    list_display = ("table", "reason", "closed_by", "voided_hand", "closed_at")
+
+
+@admin.register(Bot)
+class BotAdmin(ReadOnlyAdmin):
+    """Bots: where each sits and how it plays. games.services makes them when a player asks
+    for one; operators only look."""
+
+    list_display = ("username", "display_name", "seat", "hands_played", "win_rate", "is_active")
+    search_fields = ("username", "display_name")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(is_bot=True).prefetch_related("seats", "stats")
+
+    def _all_stats(self, bot):
+        return next((s for s in bot.stats.all() if s.variant == ALL_VARIANTS), None)
+
+    @admin.display(description="Seat")
+    def seat(self, bot):
+        seat = next(iter(bot.seats.all()), None)
+        return f"table {seat.table_id} seat {seat.number}" if seat else "–"
+
+    @admin.display(description="Hands")
+    def hands_played(self, bot):
+        stats = self._all_stats(bot)
+        return stats.hands_played if stats else 0
+
+    @admin.display(description="Win rate")
+    def win_rate(self, bot):
+        stats = self._all_stats(bot)
+        return f"{stats.win_rate:.1%}" if stats else "–"

@@ -13,12 +13,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connection
-from django.db.models import F
-from django.db.models.functions import Greatest
 
 from games import selectors, services
-from games.fanout import fanout_attach
-from lobby.models import Table
+from games.fanout import fanout_attach, fanout_send
 
 # On PostgreSQL actions at different tables run side by side (each waits only for its own
 # table's row lock). SQLite has one writer for the whole file, and its busy handler sleeps
@@ -105,8 +102,8 @@ class PlayerConsumer(_TableSocket):
         self.group = services.seat_group(self.table_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.channel_layer.group_send(
-            self.group, {"type": "table.takeover", "channel": self.channel_name})
+        # Through the ordered sender, after the update that says the seat connected.
+        fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})])
 
     async def table_vacated(self, event):
         """The seat's occupant stood up, left or was removed: this socket no longer has a seat."""
@@ -146,7 +143,8 @@ class SpectatorConsumer(_TableSocket):
     """旁观: a spectator sees what everyone sees, from the seat it chose to sit behind."""
 
     async def join(self):
-        exists = await database_sync_to_async(_spectators_add)(table_id=self.table_id, n=1)
+        exists = await database_sync_to_async(services.table_spectators_add)(
+            table_id=self.table_id, n=1)
         if not exists:
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -158,8 +156,5 @@ class SpectatorConsumer(_TableSocket):
     async def disconnect(self, code):
         if getattr(self, "watching", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(_spectators_add)(table_id=self.table_id, n=-1)
-
-
-def _spectators_add(*, table_id, n):
-    return Table.objects.filter(pk=table_id).update(spectators=Greatest(F("spectators") + n, 0))
+            await database_sync_to_async(services.table_spectators_add)(
+                table_id=self.table_id, n=-1)

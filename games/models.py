@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from accounts.models import User
+
 
 class GameState(models.Model):
     """The live state of one table: the row every action locks (see games.services).
@@ -119,3 +121,30 @@ class GameEvent(models.Model):
 
     def __str__(self):
         return f"{self.table_id}#{self.seq} {self.type}"
+
+
+class TableClosure(models.Model):
+    """A table an operator force-closed (games.services.table_close): it leaves the live
+    list and nobody sits there again."""
+
+    table = models.OneToOneField("lobby.Table", on_delete=models.CASCADE, primary_key=True,
+                                 related_name="closure")
+    reason = models.CharField(max_length=200)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    # The hand that was running when the table closed (voided), if any.
+    voided_hand = models.ForeignKey(Hand, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+")
+    closed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"table {self.table_id} closed"
+
+
+class Bot(User):
+    """Bot players, listed apart in the admin (a proxy: the same rows as accounts.User).
+    games makes them (games.services seats one when a player asks) and plays for them."""
+
+    class Meta:
+        proxy = True

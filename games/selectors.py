@@ -1,10 +1,15 @@
-"""Reads of a table's game for sockets and pages (no locks; nothing here changes state)."""
+"""Reads of tables' games and of finished hands, for sockets, pages and the API (no locks;
+nothing here changes state).
 
-from django.db.models import Q
+A hand is public once it has ended (`ended_at` set): its history row, its replay with every
+card. While it runs only the spectators' view of its table is public (table_public_view).
+"""
+
+from django.db.models import Prefetch, Q
 
 from games.engine.registry import machine_for
-from games.models import GameEvent, GameState
-from lobby.models import Seat
+from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
+from lobby.models import Seat, Table
 
 # A reconnecting client further behind than this gets a snapshot instead of events.
 CATCHUP_MAX_EVENTS = 500
@@ -72,5 +77,63 @@ def game_catchup(*, table_id, seat, last_seq):
     return dict(snapshot, type="catchup", prev_seq=last_seq, events=events)
 
 
-def seat_number_of(*, table_id, user):
-    return Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+def table_is_closed(*, table_id):
+    return TableClosure.objects.filter(table_id=table_id).exists()
+
+
+def tables_open():
+    """Tables not closed by an operator, with their room, seats (and who sits there) and
+    game (phase, current hand): the lobby's and the API's live list."""
+    return (
+        Table.objects.filter(closure__isnull=True)
+        .select_related("room", "game", "game__hand")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")
+                                   .order_by("number")))
+    )
+
+
+def table_public_view(*, table):
+    """What a spectator sees of the table's current hand: never a hand, the buried kitty
+    or a hidden declaration (the engine's view for seat None)."""
+    game = GameState.objects.filter(table=table).only("state").first()
+    if game is None or not game.state:
+        return None
+    return machine_for(game.state["variant"]).view(game.state, None)
+
+
+class HandInProgress(Exception):
+    pass
+
+
+def _players_by_seat():
+    return HandPlayer.objects.select_related("user").order_by("seat")
+
+
+def player_hand_history(*, user):
+    """The player's finished hands, newest first (the (user, -hand) index)."""
+    return (
+        HandPlayer.objects.filter(user=user, hand__ended_at__isnull=False)
+        .select_related("hand")
+        .prefetch_related(Prefetch("hand__players", queryset=_players_by_seat()))
+        .order_by("-hand_id")
+    )
+
+
+def hand_finished_get(*, hand_id):
+    """The hand if it has ended; None if there is no such hand. Raises HandInProgress
+    while it runs, so callers can say so without showing anything of it."""
+    hand = (Hand.objects.filter(pk=hand_id)
+            .prefetch_related(Prefetch("players", queryset=_players_by_seat())).first())
+    if hand is not None and hand.ended_at is None:
+        raise HandInProgress(hand_id)
+    return hand
+
+
+def hand_replay_events(*, hand):
+    """The whole event log of a finished hand, every seat's events included, in order."""
+    if hand.ended_at is None:
+        raise HandInProgress(hand.pk)
+    return list(
+        GameEvent.objects.filter(hand=hand).order_by("seq")
+        .values("seq", "type", "payload", "audience", "created_at")
+    )

@@ -11,22 +11,26 @@ Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledge
 
 import logging
 import secrets
+from collections import defaultdict
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Sum
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from accounts.models import LedgerTransaction, PointAccount, User
-from api.selectors import table_is_closed, user_is_banned
+from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
+from accounts.selectors import sitting_ban_active
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
 from games.engine.errors import RuleError
-from games.engine.registry import machine_for
+from games.engine.registry import descriptor, machine_for
 from games.fanout import fanout_send
-from games.models import GameEvent, GameState, Hand, HandPlayer
+from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
+from games.selectors import table_is_closed, table_public
+from games.stakes import stake_required_balance
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
-from lobby.stakes import stake_required_balance
-from stats.services import stats_record_hand
+from stats.services import SeatResult, stats_record_hand
 
 logger = logging.getLogger(__name__)
 
@@ -152,28 +156,86 @@ def game_seat_disconnect(*, table_id, user, channel_name):
         return True
 
 
+def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=25, name="",
+                 seed=""):
+    """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
+    player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
+    balance short of the stake) leaves no table behind. `options` are the variant's table
+    options (its descriptor's; those left out take their defaults). Returns the table."""
+    try:
+        options = descriptor(variant).options_clean(options)
+    except RuleError as error:
+        raise ActionError(error.code, error.message) from None
+    if not isinstance(turn_timeout, int) or not 5 <= turn_timeout <= 300:
+        raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
+    with transaction.atomic():
+        table = Table.objects.create(room=room, name=name, variant=variant, options=options,
+                                     turn_timeout=turn_timeout, created_by=user, seed=seed)
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
+        GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
+        change = _Change.begin(table.pk)
+        change.sit(seat=0, user=user, base_stake=base_stake)
+        change.commit()
+        return change.table
+
+
 def table_sit(*, table_id, user, seat, base_stake=None):
     """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
-    the user's balance must cover the worst loss of one hand. Locks the GameState row."""
-    if user_is_banned(user):
-        raise ActionError("banned", "an operator has banned you from sitting for now")
-    if table_is_closed(table_id=table_id):
-        raise ActionError("table_closed", "this table was closed by an operator")
+    the user's balance must cover the worst loss of one hand; a user an operator banned and
+    a closed table are refused. Locks the GameState row."""
     with transaction.atomic():
         change = _Change.begin(table_id)
         change.sit(seat=seat, user=user, base_stake=base_stake)
         return change.commit()
 
 
-def table_bot_add(*, table_id, seat, base_stake=None):
-    """Fill an empty `seat` with a bot (a user with is_bot=True), ready to play; at an empty
-    table `base_stake` is the stake the bot sits at (P8). Locks the GameState row."""
+def table_bot_add(*, table_id, user, seat):
+    """`user`, seated at the table, fills the empty `seat` with a bot (a user with
+    is_bot=True), ready to play at the table's stake. Only a player seated there may: a
+    stranger cannot fill someone else's table. Locks the GameState row."""
     with transaction.atomic():
         change = _Change.begin(table_id)
-        bot = _bot_user_free()
-        change.sit(seat=seat, user=bot, base_stake=base_stake)
+        if change.seat_of(user) is None:
+            raise ActionError("not_seated", "only a player seated at this table adds bots")
+        change.sit(seat=seat, user=_bot_user_free(), base_stake=None)
         change.ready(seat)
         return change.commit()
+
+
+def table_close(*, table_id, reason, closed_by=None):
+    """Close a table now (an operator's force-close, moderation.services): a hand that has
+    ended is settled as played (hand_settle); a hand still running is voided: nobody wins
+    or loses it, and every point the ledger moved for it (reference `hand:<id>`: an
+    escrowed stake, an early penalty) goes back in one transaction keyed
+    `force_close:hand:<id>`. Everyone stands up (their sockets are released), the match
+    ends, and the table leaves the lobby and takes no one again (TableClosure). The
+    `table_closed` event has a seq, so a client that reconnects catches up on it.
+
+    Locks the GameState row first, like every game action, then the Hand; the version goes
+    up, so a stale timer is a no-op. Closing a closed table changes nothing. Returns the
+    TableClosure.
+    """
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        closure = TableClosure.objects.filter(table_id=table_id).first()
+        if closure is not None:
+            return closure
+        if change.hand is not None and not change.hand.settled and change.hand.result is not None:
+            hand_settle(hand_id=change.hand.pk)
+            change = _Change.begin(table_id)  # the settlement wrote its own change
+        voided = change.close(reason)
+        closure = TableClosure.objects.create(table_id=table_id, reason=reason,
+                                              closed_by=closed_by, voided_hand=voided)
+        change.commit()
+        return closure
+
+
+def table_spectators_add(*, table_id, n):
+    """Count `n` more (or, negative, fewer) open spectator sockets at the table; False if
+    there is no such table. A counter that only feeds the lobby, so no lock: it is not part
+    of the table's versioned state."""
+    return bool(Table.objects.filter(pk=table_id)
+                .update(spectators=Greatest(F("spectators") + n, 0)))
 
 
 def hand_settle(*, hand_id):
@@ -226,10 +288,36 @@ def hand_settle(*, hand_id):
             player.points = paid[seat]
         HandPlayer.objects.bulk_update(players.values(), ["points"])
         # The statistics move in the same transaction as the ledger, so they always agree.
-        stats_record_hand(hand=hand)
+        hand_stats_record(hand=hand)
         change.event({"type": "settled", "hand": hand.number, "points": paid})
         change.commit(bump_version=False)
         return True
+
+
+def hand_stats_record(*, hand):
+    """Count a settled `hand` in its players' statistics, at most once (stats.services keys
+    on the hand). A hand voided by an operator was never played out and counts for nobody.
+    Returns False when there was nothing (more) to count."""
+    result = hand.result
+    if not hand.settled or result is None or result.get("void"):
+        return False
+    deltas = result.get("deltas") or [0, 0, 0, 0]
+    escaped = result.get("escape")
+    machine = machine_for(hand.variant)
+    options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
+    seats = []
+    for player in hand.players.all():
+        # An escape ends the hand before anyone declares: nobody is on a side. Otherwise
+        # the engine's own rule (point_bid's dealer plays alone, the others by team).
+        dealer_side = None
+        if hand.dealer is not None and escaped is None:
+            dealer_side = not machine.defends({"dealer": hand.dealer, "options": options},
+                                              player.seat)
+        seats.append(SeatResult(user_id=player.user_id, delta=deltas[player.seat],
+                                points=player.points or 0, dealer_side=dealer_side,
+                                escaped=escaped == player.seat))
+    return stats_record_hand(hand_id=hand.pk, variant=hand.variant, ended_at=hand.ended_at,
+                             levels=int(result.get("levels") or 0), seats=seats)
 
 
 def game_timers_sweep(*, grace_seconds=2.0):
@@ -260,12 +348,6 @@ def hands_settle_sweep(*, grace_seconds=2.0):
     return settled
 
 
-def game_state_create(*, table):
-    """The GameState row of a new table (lobby.services.table_create calls this)."""
-    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
-    return GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
-
-
 def _bot_user_free():
     """A bot user with no seat, created when every bot is busy."""
     bot = User.objects.filter(is_bot=True, seats__isnull=True).order_by("pk").first()
@@ -275,6 +357,35 @@ def _bot_user_free():
     while User.objects.filter(username=f"bot-{n}").exists():
         n += 1
     return user_create(username=f"bot-{n}", password=None, display_name=f"Bot {n}", is_bot=True)
+
+
+def _hand_void(*, hand, reason):
+    """End a running hand with no result (a force-close) and refund what it moved."""
+    now = timezone.now()
+    hand.result = {"void": True, "reason": reason, "deltas": [0, 0, 0, 0], "escape": None,
+                   "winner": None, "levels": 0}
+    hand.ended_at, hand.settled, hand.settled_at = now, True, now
+    hand.save(update_fields=["result", "ended_at", "settled", "settled_at"])
+    _hand_refund(hand=hand)
+    return hand
+
+
+def _hand_refund(*, hand):
+    """Give back every point the ledger moved under reference `hand:<id>` and not yet
+    reversed, in one balanced transaction keyed `force_close:hand:<id>` (at most once)."""
+    net = defaultdict(int)
+    for account_id, total in (
+        LedgerEntry.objects.filter(transaction__reference=f"hand:{hand.pk}",
+                                   transaction__reversed_by__isnull=True)
+        .values("account_id").annotate(total=Sum("amount")).values_list("account_id", "total")
+    ):
+        net[account_id] += total
+    accounts = PointAccount.objects.in_bulk([a for a, total in net.items() if total])
+    entries = [(accounts[a], -total) for a, total in net.items() if total]
+    if entries:
+        ledger_post(key=f"force_close:hand:{hand.pk}", entries=entries,
+                    kind=LedgerTransaction.Kind.REVERSAL, reference=f"hand:{hand.pk}:refund",
+                    memo=f"refund: table {hand.table_id} closed by an operator")
 
 
 # --- the change being made -------------------------------------------------------------------
@@ -336,6 +447,10 @@ class _Change:
     # -- seats ----------------------------------------------------------------------------
 
     def sit(self, *, seat, user, base_stake):
+        if sitting_ban_active(user=user) is not None:
+            raise ActionError("banned", "an operator has banned you from sitting for now")
+        if table_is_closed(table_id=self.table.pk):
+            raise ActionError("table_closed", "this table was closed by an operator")
         if self.phase not in BETWEEN_HANDS:
             raise ActionError("hand_in_progress", "seats change between hands")
         if not isinstance(seat, int) or not 0 <= seat <= 3:
@@ -368,6 +483,21 @@ class _Change:
         self.dirty_seats.add(seat)
         self.control[seat] = _control_default()
         self.event({"type": "stood", "seat": seat, "reason": reason})
+
+    def close(self, reason):
+        """Void the running hand (refunded), stand everyone up and end the match. Returns
+        the voided hand, or None."""
+        voided = None
+        if self.hand is not None and not self.hand.settled:
+            hand = Hand.objects.select_for_update().get(pk=self.hand.pk)
+            voided = _hand_void(hand=hand, reason=reason)
+        for seat in range(4):
+            if self.seats[seat].user_id is not None:
+                self._vacate(seat, "closed")
+        self.state, self.hand = None, None
+        self.control = [_control_default() for _ in range(4)]
+        self.event({"type": "table_closed", "reason": reason})
+        return voided
 
     def ready(self, seat):
         if self.phase not in BETWEEN_HANDS:
@@ -526,8 +656,6 @@ class _Change:
 
     def _messages(self, version, prev_seq, seq, rows):
         """One message per seat and one for the spectators, each built once."""
-        from games.selectors import table_public
-
         table = table_public(table=self.table, seats=self.seats, control=self.control,
                              version=version)
         machine = machine_for(self.state["variant"]) if self.state else None

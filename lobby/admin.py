@@ -1,6 +1,5 @@
 from django.contrib import admin
 
-from api.admin_actions import TableOperatorActions
 from lobby.models import Room, Seat, Table
 
 
@@ -22,7 +21,9 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(TableOperatorActions, admin.ModelAdmin):
+class TableAdmin(admin.ModelAdmin):
+    """Force-close is added by moderation.admin."""
+
     list_display = ("id", "room", "name", "variant", "base_stake", "turn_timeout", "spectators",
                     "created_at")
     list_filter = ("variant", "room")

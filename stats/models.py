@@ -58,8 +58,11 @@ class PlayerStats(models.Model):
 
 
 class RecordedHand(models.Model):
-    """A hand already counted in PlayerStats: counting it again is a no-op."""
+    """A hand already counted in PlayerStats: counting it again is a no-op.
 
-    hand = models.OneToOneField("games.Hand", on_delete=models.CASCADE, primary_key=True,
-                                related_name="+")
+    The hand's id is a plain key, like the ledger's `settle:<hand>`: statistics sit below
+    games (docs/architecture.md) and know no model of it.
+    """
+
+    hand_id = models.BigIntegerField(primary_key=True)
     recorded_at = models.DateTimeField(auto_now_add=True)

@@ -3,8 +3,22 @@ import asyncio
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
+from django.utils import timezone
 
 from accounts.services import user_create
+from games.bots import bot_choose_action
+from games.engine.registry import machine_for
+from games.models import GameState, Hand, HandPlayer
+from games.services import (
+    game_apply_action,
+    game_timer_fire,
+    hand_settle,
+    hand_stats_record,
+    table_bot_add,
+    table_create,
+    table_sit,
+)
+from lobby.services import room_default_get_or_create
 
 
 @pytest.fixture
@@ -43,16 +57,145 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
 
 
+# --- hands played through games.services (the API, the pages and the operators' tests) -------
+
+
+def _game(table):
+    return GameState.objects.get(table=table)
+
+
+def _act(table, user, action):
+    game_apply_action(table_id=table.pk, user=user, action=action, version=_game(table).version)
+
+
+@pytest.fixture
+def table_factory(make_user):
+    """A table of `variant` with four human players seated at stake 10."""
+
+    def make(variant="classic", seed="issue7", **extra):
+        users = [make_user() for _ in range(4)]
+        table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
+                             base_stake=10, seed=seed, **extra)
+        for seat, user in enumerate(users[1:], start=1):
+            table_sit(table_id=table.pk, user=user, seat=seat)
+        return table, users
+
+    return make
+
+
+def hand_start(table, users):
+    for user in users:
+        _act(table, user, {"type": "ready"})
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def hand_play_until(table, users, *, tricks=None):
+    """Drive the hand as bots and 托管 would until `tricks` tricks were played (None: the end)."""
+    for _ in range(10_000):
+        game = _game(table)
+        state = game.state
+        if state["phase"] == "end" or (tricks is not None and state["phase"] == "play"
+                                       and len(state["tricks"]) >= tricks):
+            return state
+        timer = machine_for(state["variant"]).timer(state)
+        if state["phase"] in ("deal", "declare") or timer[1] is None:
+            if state["phase"] in ("deal", "declare"):
+                for seat in range(4):
+                    action = bot_choose_action(state, seat)
+                    if action and action.get("type") == "declare":
+                        _act(table, users[seat], action)
+                        break
+                else:
+                    game_timer_fire(table_id=table.pk, version=game.version)
+            else:
+                game_timer_fire(table_id=table.pk, version=game.version)
+            continue
+        seat = timer[1]
+        _act(table, users[seat], machine_for(state["variant"]).auto_action(state, seat))
+    raise AssertionError("the hand did not end")
+
+
+@pytest.fixture
+def finished_hand(table_factory):
+    """A classic hand played to the end through games.services, settled and counted."""
+
+    def make(variant="classic", settle=True, **extra):
+        table, users = table_factory(variant=variant, **extra)
+        hand = hand_start(table, users)
+        hand_play_until(table, users)
+        if settle:
+            hand_settle(hand_id=hand.pk)
+            hand.refresh_from_db()
+            hand_stats_record(hand=hand)
+        hand.refresh_from_db()
+        return hand, table, users
+
+    return make
+
+
+@pytest.fixture
+def running_hand(table_factory):
+    """A classic hand in its play phase, two tricks in."""
+    table, users = table_factory()
+    hand = hand_start(table, users)
+    hand_play_until(table, users, tricks=2)
+    hand.refresh_from_db()
+    return hand, table, users
+
+
+def hand_row(*, table, users, variant="classic", number, ended_at, deltas=(1, -1, 1, -1),
+             dealer=0):
+    """A settled hand written straight to the tables (for pagination and filter tests)."""
+    hand = Hand.objects.create(
+        table=table, number=number, variant=variant, base_stake=10, seed="x", dealer=dealer,
+        trump="S", levels_before=[2, 2], levels_after=[3, 2], defender_points=40,
+        result={"deltas": list(deltas), "escape": None, "winner": "dealer", "levels": 1},
+        settled=True, settled_at=ended_at, ended_at=ended_at,
+    )
+    HandPlayer.objects.bulk_create(
+        HandPlayer(hand=hand, seat=s, user=u, points=deltas[s] * 10)
+        for s, u in enumerate(users)
+    )
+    Hand.objects.filter(pk=hand.pk).update(started_at=ended_at)
+    return hand
+
+
+@pytest.fixture
+def settled_rows(table_factory):
+    """Four players and a way to add settled hands for them without playing them."""
+    table, users = table_factory()
+
+    def add(**kwargs):
+        return hand_row(table=table, users=users, **kwargs)
+
+    add.table, add.users = table, users
+    return add
+
+
+@pytest.fixture
+def now():
+    return timezone.now()
+
+
+@pytest.fixture
+def operator(make_user):
+    """A superuser, as the operators who use the admin are."""
+    user = make_user()
+    user.is_staff = user.is_superuser = True
+    user.save(update_fields=["is_staff", "is_superuser"])
+    return user
+
+
 @pytest.fixture
 def bots_play_a_hand(db):
-    """Four bots sit at a new `table` (base stake 1) and play one hand, each timer fired as
-    the platform's clock would (through games.services). Returns the Hand, ended, unsettled."""
-    from games.models import GameState, Hand
-    from games.services import game_timer_fire, table_bot_add
+    """`player`, seated at a new `table`, fills the other seats with bots, presses ready and is
+    absent from then on (the platform plays for them), so bots and the platform's clock play
+    one hand, each timer fired through games.services. Returns the Hand, ended, unsettled."""
 
-    def play(table):
-        for seat in range(4):
-            table_bot_add(table_id=table.pk, seat=seat, base_stake=1)
+    def play(table, player):
+        for seat in (1, 2, 3):
+            table_bot_add(table_id=table.pk, user=player, seat=seat)
+        _act(table, player, {"type": "ready"})
         for _ in range(3000):
             game = GameState.objects.get(table=table)
             if game.phase == "end":

@@ -12,9 +12,10 @@ from rest_framework.test import APIClient
 
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import variant_ids
-from games.services import ActionError, hand_settle, table_sit
+from accounts.models import PointAccount
+from games.services import ActionError, hand_settle, table_create, table_sit
 from lobby.models import Seat, Table
-from lobby.services import room_default_get_or_create, table_create
+from lobby.services import room_default_get_or_create
 from ui.forms import TableCreateForm
 
 pytestmark = pytest.mark.django_db
@@ -67,19 +68,28 @@ def test_a_player_opens_a_table_of_it_from_the_lobby(client, make_user, toy_vari
 
 
 def test_sitting_needs_the_descriptors_worst_loss(make_user, toy_variant):
-    table = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy")
-    assert table.options == {"pace": "calm"}  # the option's default
     # 1000 points (the opening grant) cover 5 × 200 but not 5 × 201.
     with pytest.raises(ActionError) as error:
-        table_sit(table_id=table.pk, user=make_user(), seat=0, base_stake=201)
+        table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
+                     base_stake=201)
     assert error.value.code == "balance_too_low"
-    table_sit(table_id=table.pk, user=make_user(), seat=0, base_stake=200)
+    table = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
+                         base_stake=200)
+    assert table.options == {"pace": "calm"}  # the option's default
+    poor = make_user()
+    PointAccount.objects.filter(user=poor).update(balance=999)
+    with pytest.raises(ActionError) as error:
+        table_sit(table_id=table.pk, user=poor, seat=1)
+    assert error.value.code == "balance_too_low"
+    table_sit(table_id=table.pk, user=make_user(), seat=1)
 
 
 def test_the_api_accepts_it_as_a_variant(make_user, toy_variant):
     api = APIClient()
-    toy = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy")
-    table_create(room=room_default_get_or_create(), user=make_user(), variant="classic")
+    toy = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
+                       base_stake=1)
+    table_create(room=room_default_get_or_create(), user=make_user(), variant="classic",
+                 base_stake=1)
     listed = api.get("/api/v1/tables/?variant=toy")
     assert listed.status_code == 200
     assert [t["id"] for t in listed.json()["results"]] == [toy.pk]
@@ -103,10 +113,11 @@ def test_unregistered_it_is_offered_no_more(toy_variant):
     assert APIClient().get("/api/v1/tables/?variant=toy").status_code == 400
 
 
-def test_four_bots_play_a_hand_of_it_to_settlement(make_user, toy_variant, bots_play_a_hand):
-    table = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
-                         options={"pace": "brisk"}, seed="toy-hand")
-    hand = bots_play_a_hand(table)
+def test_bots_and_an_absent_player_play_a_hand_of_it_to_settlement(make_user, toy_variant, bots_play_a_hand):
+    player = make_user()
+    table = table_create(room=room_default_get_or_create(), user=player, variant="toy",
+                         base_stake=1, options={"pace": "brisk"}, seed="toy-hand")
+    hand = bots_play_a_hand(table, player)
     assert hand.variant == "toy" and Table.objects.get(pk=table.pk).game.state["variant"] == "toy"
     assert hand_settle(hand_id=hand.pk)
     assert ledger_mismatches() == []

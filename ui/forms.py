@@ -2,9 +2,8 @@ from django import forms
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.registry import descriptor
+from games.variants import descriptor, descriptors
 from lobby.models import Room
-from lobby.selectors import variants_available
 from ui.messages import in_language
 
 
@@ -22,7 +21,7 @@ class TableCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        variants = variants_available()
+        variants = descriptors()
         variant = self.fields["variant"]
         variant.choices = [(d.id, _t("%(game)s — sitting needs %(worst)s × the stake") % {
             "game": in_language(d.label), "worst": d.worst_loss}) for d in variants]
@@ -37,7 +36,7 @@ class TableCreateForm(forms.Form):
 
     def options(self):
         """The chosen variant's table options as submitted (those left empty take their
-        defaults in lobby.services.table_create, which also checks them)."""
+        defaults in games.services.table_create, which also checks them)."""
         variant = descriptor(self.cleaned_data["variant"])
         chosen = {o.name: self.cleaned_data.get(_option_field(variant.id, o.name))
                   for o in variant.options}

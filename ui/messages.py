@@ -5,8 +5,7 @@ refusal in the player's language while the server only ever sends a code."""
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.errors import RuleError
-from games.engine.registry import descriptor
+from games.variants import descriptor_or_none
 
 # Error codes of games.services / the engine / the sockets (docs/protocol.md).
 ERRORS = {
@@ -101,10 +100,8 @@ def in_language(texts):
 
 def variant_label(variant_id):
     """A variant's name in the active language; the id itself for a rule set no longer offered."""
-    try:
-        return in_language(descriptor(variant_id).label)
-    except RuleError:
-        return variant_id
+    desc = descriptor_or_none(variant_id)
+    return in_language(desc.label) if desc else variant_id
 
 
 def action_error_text(code):

@@ -3,14 +3,14 @@
 from django.db.models import Prefetch
 
 from games.models import HandPlayer
-from lobby.models import Room, Seat, Table
+from games.selectors import tables_open
+from lobby.models import Room, Seat
 
 
 def lobby_rooms():
-    """Every room with its tables, each table with its seats (and who sits there) and phase."""
-    tables = (Table.objects.select_related("game").order_by("-created_at")
-              .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")
-                                         .order_by("number"))))
+    """Every room with its open tables, newest first, each with its seats (and who sits
+    there) and its game's phase."""
+    tables = tables_open().order_by("-created_at")
     return list(Room.objects.order_by("name").prefetch_related(Prefetch("tables", queryset=tables)))
 
 

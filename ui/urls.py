@@ -1,13 +1,20 @@
 from django.urls import path
+from django.views.generic import TemplateView
 
 from ui import views
 
 app_name = "ui"
 
 urlpatterns = [
+    path("", TemplateView.as_view(template_name="ui/home.html"), name="home"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/tables/new/", views.table_create, name="table_create"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<int:table_id>/bot/", views.table_bot_add, name="table_bot_add"),
+    path("hands/<int:pk>/replay/", views.hand_replay, name="replay"),
+    path("accounts/profile/", views.profile, name="profile"),
+    path("api/token/", views.api_token, name="token"),
+    path("api/token/create/", views.api_token_new, name="token_create"),
+    path("api/token/revoke/", views.api_token_delete, name="token_revoke"),
 ]

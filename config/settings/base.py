@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "stats",
     "api",
+    "moderation",
     "ui",
 ]
 
@@ -85,8 +86,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "accounts:profile"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "ui:profile"
+LOGOUT_REDIRECT_URL = "ui:home"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

@@ -25,13 +25,13 @@ def register(client, **overrides):
 
 def test_registration_creates_a_player_logs_in_and_grants_points(client):
     response = register(client)
-    assert response.status_code == 302 and response.url == reverse("accounts:profile")
+    assert response.status_code == 302 and response.url == reverse("ui:profile")
     user = User.objects.get(username="xiaoming")
     assert user.display_name == "小明" and user.preferred_language == "zh-hans"
     assert not user.is_bot
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
 
-    profile = client.get(reverse("accounts:profile"))
+    profile = client.get(reverse("ui:profile"))
     assert profile.status_code == 200
     assert profile.context["balance"] == 1000
     assert re.search(r'id="balance">\s*1000\s*<', profile.content.decode())
@@ -67,14 +67,14 @@ def test_registration_rejects_mismatched_passwords_and_missing_display_name(clie
 def test_login_activates_the_preferred_language_and_logout_ends_the_session(client, make_user):
     make_user(username="wang", password=STRONG, preferred_language="zh-hans")
     response = client.post(reverse("accounts:login"), {"username": "wang", "password": STRONG})
-    assert response.status_code == 302 and response.url == reverse("accounts:profile")
+    assert response.status_code == 302 and response.url == reverse("ui:profile")
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
-    assert '<html lang="zh-hans">' in client.get(reverse("home")).content.decode()
+    assert '<html lang="zh-hans">' in client.get(reverse("ui:home")).content.decode()
 
     response = client.post(reverse("accounts:logout"))
     assert response.status_code == 302
     assert "_auth_user_id" not in client.session
-    assert client.get(reverse("accounts:profile")).status_code == 302
+    assert client.get(reverse("ui:profile")).status_code == 302
 
 
 def test_login_with_a_wrong_password_fails(client, make_user):
@@ -105,7 +105,7 @@ def test_password_change(client, make_user):
 
 
 def test_profile_needs_a_login(client):
-    response = client.get(reverse("accounts:profile"))
+    response = client.get(reverse("ui:profile"))
     assert response.status_code == 302
     assert response.url.startswith(reverse("accounts:login"))
 
@@ -135,7 +135,7 @@ def test_pages_render_in_both_languages(client, make_user):
     client.force_login(make_user())
     for language in ("en", "zh-hans"):
         client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-        for name in ("home", "accounts:profile", "accounts:password_change"):
+        for name in ("ui:home", "ui:profile", "accounts:password_change"):
             page = client.get(reverse(name))
             assert page.status_code == 200
             assert f'<html lang="{language}">' in page.content.decode()

@@ -1,12 +1,7 @@
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from api.replay import replay_build
-from api.selectors import hand_replay_events
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState
 
@@ -50,7 +45,6 @@ def test_running_hand_is_403_everywhere_and_never_leaks(api, running_hand, opera
     assert api.get(f"/api/v1/hands/{hand.pk}/replay/").status_code == 403
     api.force_authenticate(operator)
     assert api.get(f"/api/v1/hands/{hand.pk}/replay/").status_code == 403
-    assert api.get(f"/hands/{hand.pk}/replay/").status_code == 403
     # The live table shows only the spectators' view.
     body = api.get(f"/api/v1/tables/{table.pk}/").json()
     state = GameState.objects.get(table=table).state
@@ -66,40 +60,3 @@ def test_running_hand_is_403_everywhere_and_never_leaks(api, running_hand, opera
 def test_unknown_hand_is_404(api, db):
     assert api.get("/api/v1/hands/999999/").status_code == 404
     assert api.get("/api/v1/hands/999999/replay/").status_code == 404
-    assert api.get("/hands/999999/replay/").status_code == 404
-
-
-def test_replay_page_steps_through_tricks(client, finished_hand):
-    hand, table, users = finished_hand()
-    response = client.get(f"/hands/{hand.pk}/replay/")
-    assert response.status_code == 200
-    page = response.content.decode()
-    assert 'id="replay-data"' in page and "api/replay.js" in page
-    data = json.loads(page.split('id="replay-data" type="application/json">')[1]
-                      .split("</script>")[0])
-    assert len(data["tricks"]) == 25
-    assert client.get("/static/api/replay.js").status_code == 200
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
-def test_replay_script_steps_trick_by_trick(finished_hand, tmp_path):
-    hand, table, users = finished_hand()
-    replay = replay_build(hand_replay_events(hand=hand))
-    data = tmp_path / "replay.json"
-    data.write_text(json.dumps(replay))
-    here = Path(__file__).parent
-    script = here.parent.parent / "api" / "static" / "api" / "replay.js"
-    shown = json.loads(subprocess.run(
-        ["node", str(here / "replay_harness.js"), str(script), str(data)],
-        capture_output=True, text=True, check=True).stdout)
-    deal, first, second, last, before_last, back = shown
-    assert deal["position"] == "deal" and deal["left"] == [25, 25, 25, 25]
-    trick = replay["tricks"][0]
-    assert first["position"] == "trick 1 / 25"
-    assert first["plays"][trick["leader"]] == " ".join(trick["plays"][0]["cards"])
-    assert first["winner"][trick["winner"]] and sum(first["winner"]) == 1
-    assert sum(first["left"]) == 100 - sum(len(p["cards"]) for p in trick["plays"])
-    assert second["position"] == "trick 2 / 25"
-    assert last["position"] == "trick 25 / 25" and last["left"] == [0, 0, 0, 0]
-    assert before_last["position"] == "trick 24 / 25"
-    assert back == deal

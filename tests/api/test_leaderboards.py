@@ -2,7 +2,7 @@ from datetime import timedelta
 
 import pytest
 
-from stats.services import stats_record_hand
+from games.services import hand_stats_record
 
 pytestmark = pytest.mark.django_db
 
@@ -18,8 +18,8 @@ def test_balance_leaderboard_leaves_out_bots_and_system_accounts(api, settled_ro
 
 def test_win_rate_leaderboard_minimum_hands_and_variant(api, settled_rows, now):
     for n in range(1, 4):
-        stats_record_hand(hand=settled_rows(number=n, ended_at=now - timedelta(minutes=n)))
-    stats_record_hand(hand=settled_rows(number=4, ended_at=now, variant="guigang",
+        hand_stats_record(hand=settled_rows(number=n, ended_at=now - timedelta(minutes=n)))
+    hand_stats_record(hand=settled_rows(number=4, ended_at=now, variant="guigang",
                                         deltas=(-1, 1, -1, 1)))
     users = settled_rows.users
     body = api.get("/api/v1/leaderboards/win-rate/?min_hands=4").json()

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from stats.models import PlayerStats, RecordedHand
-from stats.services import stats_record_hand
+from games.services import hand_stats_record
 
 pytestmark = pytest.mark.django_db
 
@@ -96,8 +96,8 @@ def test_history_bad_query_is_400_or_ignored_never_500(api, settled_rows, now, q
 
 def test_stats_count_every_seat_once(settled_rows, now, api):
     hand = settled_rows(number=1, ended_at=now, deltas=(2, -2, 2, -2), dealer=1)
-    assert stats_record_hand(hand=hand) is True
-    assert stats_record_hand(hand=hand) is False  # a retry counts nothing twice
+    assert hand_stats_record(hand=hand) is True
+    assert hand_stats_record(hand=hand) is False  # a retry counts nothing twice
     rows = {r["variant"]: r for r in
             api.get(f"/api/v1/players/{settled_rows.users[0].pk}/stats/").json()}
     assert dict(rows["all"], variant="classic") == rows["classic"]

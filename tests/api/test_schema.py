@@ -14,8 +14,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from accounts.services import user_create
 from games.models import Hand, HandPlayer
-from lobby.services import room_default_get_or_create, table_create
-from stats.services import stats_record_hand
+from games.services import hand_stats_record, table_create
+from lobby.services import room_default_get_or_create
 
 # Loading the schema runs the app's schema view once (no database needed).
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json",
@@ -51,7 +51,8 @@ def some_data(db, wsgi_keeps_the_test_connection):
     """A few players, a table and a settled hand, so generated ids sometimes hit."""
     users = [user_create(username=f"fuzz{n}", password="x", display_name=f"F{n}")
              for n in range(4)]
-    table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic")
+    table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
+                         base_stake=1)
     now = timezone.now()
     hand = Hand.objects.create(table=table, number=1, variant="classic", base_stake=1, seed="s",
                                dealer=0, trump="S", levels_before=[2, 2], levels_after=[3, 2],
@@ -59,7 +60,7 @@ def some_data(db, wsgi_keeps_the_test_connection):
                                result={"deltas": [1, -1, 1, -1], "escape": None, "levels": 1})
     HandPlayer.objects.bulk_create(HandPlayer(hand=hand, seat=s, user=u, points=0)
                                    for s, u in enumerate(users))
-    stats_record_hand(hand=hand)
+    hand_stats_record(hand=hand)
     return Token.objects.create(user=users[0]).key
 
 

@@ -1,28 +1,29 @@
-"""The counters of every variant: four bots play a hand through games.services (timers fired
-as the platform's clock would), it settles, and stats_record_hand counts it."""
+"""The counters of every variant: three bots and a player who never acts play a hand through
+games.services (timers fired as the platform's clock would), it settles, and
+hand_stats_record counts it."""
 
 import pytest
 
 from games.engine.registry import variant_ids
-from games.services import hand_settle
-from lobby.services import room_default_get_or_create, table_create
+from games.services import hand_settle, hand_stats_record, table_create
+from lobby.services import room_default_get_or_create
 from stats.models import ALL_VARIANTS, PlayerStats
-from stats.services import stats_record_hand
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("variant", sorted(variant_ids()))
 def test_every_variant_settles_into_the_counters(variant, make_user, bots_play_a_hand):
-    table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
-                         seed=f"stats-{variant}")
-    hand = bots_play_a_hand(table)
+    player = make_user()
+    table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
+                         base_stake=1, seed=f"stats-{variant}")
+    hand = bots_play_a_hand(table, player)
     hand_settle(hand_id=hand.pk)
     hand.refresh_from_db()
     # Counted by the settlement itself once games.services calls the hook; either way a
     # second call counts nothing.
-    stats_record_hand(hand=hand)
-    assert stats_record_hand(hand=hand) is False
+    hand_stats_record(hand=hand)
+    assert hand_stats_record(hand=hand) is False
     deltas = hand.result["deltas"]
     players = {p.seat: p for p in hand.players.all()}
     for seat, player in players.items():

@@ -1,25 +1,28 @@
 import pytest
 
-from api.services import table_force_close
-from lobby.services import room_default_get_or_create, table_create
+from games.services import table_create
+from lobby.services import room_default_get_or_create
+from moderation.services import table_force_close
 
 pytestmark = pytest.mark.django_db
 
 
 def test_live_tables_list_and_filter(api, table_factory, make_user):
     classic, users = table_factory()
-    empty = table_create(room=room_default_get_or_create(), user=make_user(), variant="point_bid",
-                         options={"decks": 1})
+    creator = make_user()
+    bidding = table_create(room=room_default_get_or_create(), user=creator, variant="point_bid",
+                           base_stake=2, options={"decks": 1})
     body = api.get("/api/v1/tables/").json()
-    assert [t["id"] for t in body["results"]] == [classic.pk, empty.pk]
+    assert [t["id"] for t in body["results"]] == [classic.pk, bidding.pk]
     row = body["results"][0]
     assert row["variant"] == "classic" and row["base_stake"] == 10
     assert row["spectators"] == 0 and row["phase"] == "waiting"
     assert [s["player"]["id"] for s in row["seats"]] == [u.pk for u in users]
-    assert body["results"][1]["seats"][0]["player"] is None
+    seats = body["results"][1]["seats"]
+    assert seats[0]["player"]["id"] == creator.pk and seats[1]["player"] is None
     only = api.get("/api/v1/tables/?variant=point_bid").json()
-    assert [t["id"] for t in only["results"]] == [empty.pk]
-    assert api.get("/api/v1/tables/?ordering=-id").json()["results"][0]["id"] == empty.pk
+    assert [t["id"] for t in only["results"]] == [bidding.pk]
+    assert api.get("/api/v1/tables/?ordering=-id").json()["results"][0]["id"] == bidding.pk
     assert api.get("/api/v1/tables/?variant=bridge").status_code == 400
 
 

@@ -3,8 +3,8 @@ import pytest
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState
-from games.services import game_apply_action, game_timer_fire, table_sit
-from lobby.services import room_default_get_or_create, table_create
+from games.services import game_apply_action, game_timer_fire, table_create, table_sit
+from lobby.services import room_default_get_or_create
 
 
 @pytest.fixture(autouse=True)
@@ -19,9 +19,9 @@ def seated_table(make_user):
     def make(variant="classic", stake=10, seed="issue5", **extra):
         users = [make_user() for _ in range(4)]
         table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             seed=seed, **extra)
-        for seat, user in enumerate(users):
-            table_sit(table_id=table.pk, user=user, seat=seat, base_stake=stake)
+                             base_stake=stake, seed=seed, **extra)
+        for seat, user in enumerate(users[1:], start=1):
+            table_sit(table_id=table.pk, user=user, seat=seat)
         return table, users
 
     return make

@@ -26,8 +26,8 @@ from accounts.selectors import ledger_mismatches
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
-from games.services import table_sit
-from lobby.services import room_default_get_or_create, table_create
+from games.services import table_create, table_sit
+from lobby.services import room_default_get_or_create
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -168,9 +168,9 @@ def step(table, players):
 def test_kill_9_worker_and_daphne_mid_hand_and_before_settlement(make_user, tmp_path):
     users = [make_user() for _ in range(4)]
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
-                         seed="drill", turn_timeout=60)
-    for seat, user in enumerate(users):
-        table_sit(table_id=table.pk, user=user, seat=seat, base_stake=7)
+                         base_stake=7, seed="drill", turn_timeout=60)
+    for seat, user in enumerate(users[1:], start=1):
+        table_sit(table_id=table.pk, user=user, seat=seat)
     cookies = []
     for user in users:
         client = Client()

@@ -1,13 +1,13 @@
-"""Every registered variant plays at a table: four bots through the service, timers fired as
-the platform's clock would, to a settled hand (so variant-specific phases and timer kinds,
-e.g. point_bid's bidding, go through the same door)."""
+"""Every registered variant plays at a table: a player who never acts and the three bots they
+seated, through the service, timers fired as the platform's clock would, to a settled hand (so
+variant-specific phases and timer kinds, e.g. point_bid's bidding, go through the same door)."""
 
 import pytest
 
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import descriptors
-from games.services import hand_settle
-from lobby.services import room_default_get_or_create, table_create
+from games.services import hand_settle, table_create
+from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +19,12 @@ CASES = [(d.id, {}) for d in descriptors()] + [
 
 
 @pytest.mark.parametrize("variant,options", CASES)
-def test_four_bots_play_a_hand_of_each_variant_to_settlement(variant, options, make_user,
-                                                            bots_play_a_hand):
-    table = table_create(room=room_default_get_or_create(), user=make_user(), variant=variant,
-                         options=options, seed=f"variants-{variant}")
-    hand = bots_play_a_hand(table)
+def test_three_bots_and_an_absent_player_play_each_variant_to_settlement(variant, options,
+                                                                          make_user,
+                                                                          bots_play_a_hand):
+    player = make_user()
+    table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
+                         base_stake=1, options=options, seed=f"variants-{variant}")
+    hand = bots_play_a_hand(table, player)
     assert hand_settle(hand_id=hand.pk)
     assert ledger_mismatches() == []

@@ -13,9 +13,9 @@ from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches
 from config.celery import app
 from games.models import GameState, Hand
-from games.services import game_apply_action, table_bot_add
+from games.services import game_apply_action, table_bot_add, table_create
 from games.tasks import hand_settlement
-from lobby.services import room_default_get_or_create, table_create
+from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,12 +52,9 @@ def wait_for(predicate, timeout=60):
 def test_a_worker_plays_four_bots_through_a_hand_and_settles_it_once(make_user, worker):
     creator = make_user()
     table = table_create(room=room_default_get_or_create(), user=creator, variant="classic",
-                         seed="worker")
-    from games.services import table_sit
-
-    table_sit(table_id=table.pk, user=creator, seat=0, base_stake=5)
+                         base_stake=5, seed="worker")
     for seat in (1, 2, 3):
-        table_bot_add(table_id=table.pk, seat=seat)
+        table_bot_add(table_id=table.pk, user=creator, seat=seat)
     # The human never acts: its turns time out into 托管 (P4) and the bots play on.
     table.turn_timeout = 1
     table.save(update_fields=["turn_timeout"])

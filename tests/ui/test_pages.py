@@ -5,9 +5,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.services import table_sit
+from games.services import table_close, table_create
 from lobby.models import Seat, Table
-from lobby.services import room_default_get_or_create, table_create
+from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db
 
@@ -36,32 +36,49 @@ def test_creating_a_table_seats_its_creator_at_the_chosen_stake(client, player):
     assert (config["mode"], config["seat"], config["socket"]) == ("play", 0, f"/ws/tables/{table.pk}/play/")
 
 
+def test_a_creator_who_cannot_sit_leaves_no_table(client, player):
+    # 1000 points do not cover classic's worst loss (4 stakes) at 300.
+    response = client.post(reverse("ui:table_create"), {
+        "variant": "classic", "base_stake": 300, "turn_timeout": 25, "decks": ""}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("ui:lobby")
+    assert "do not cover the worst loss" in response.content.decode()
+    assert not Table.objects.exists() and not Seat.objects.exists()
+
+
 def test_only_a_seated_player_adds_bots(client, player, make_user):
-    table = table_create(room=room_default_get_or_create(), user=player, variant="classic")
-    client.post(reverse("ui:table_bot_add", args=[table.pk]), {"seat": 1})
-    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
-    table_sit(table_id=table.pk, user=player, seat=0, base_stake=10)
+    owner = make_user()
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
+                         base_stake=10)
+    response = client.post(reverse("ui:table_bot_add", args=[table.pk]), {"seat": 1},
+                           follow=True)
+    assert "You have no seat at this table." in response.content.decode()
+    assert not Seat.objects.filter(table=table, user__is_bot=True).exists()
+    client.force_login(owner)
     client.post(reverse("ui:table_bot_add", args=[table.pk]), {"seat": 1})
     assert Seat.objects.get(table=table, number=1).user.is_bot
 
 
 def test_someone_without_a_seat_watches_and_the_page_holds_no_hand(client, player, make_user):
     owner = make_user()
-    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic")
-    table_sit(table_id=table.pk, user=owner, seat=0, base_stake=10)
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
+                         base_stake=10)
     page = client.get(reverse("ui:table", args=[table.pk]))
     config = client_config(page)
     assert (config["mode"], config["seat"]) == ("watch", None)
     assert b'id="hand"' not in page.content
 
 
-def test_the_lobby_lists_tables_with_seats_stake_and_spectators(client, player, make_user):
+def test_the_lobby_lists_open_tables_with_seats_stake_and_spectators(client, player, make_user):
     owner = make_user(display_name="Wang")
-    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic")
-    table_sit(table_id=table.pk, user=owner, seat=0, base_stake=15)
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
+                         base_stake=15)
+    closed = table_create(room=room_default_get_or_create(), user=make_user(),
+                          variant="classic", base_stake=15, name="Shut")
+    table_close(table_id=closed.pk, reason="test")
     page = client.get(reverse("ui:lobby")).content.decode()
     assert "Wang" in page and "15" in page and "Spectators: 0" in page
     assert reverse("ui:table_sit", args=[table.pk]) in page
+    assert "Shut" not in page and reverse("ui:table", args=[closed.pk]) not in page
 
 
 def test_pages_follow_the_chosen_language(client, player):

@@ -1,5 +1,6 @@
 from django import template
 
+from games.selectors import player_hand_history
 from ui.messages import variant_label
 from ui.selectors import recent_hands as recent_hands_of
 
@@ -8,8 +9,14 @@ register = template.Library()
 
 @register.simple_tag
 def recent_hands(user):
-    """The profile page's recent hands; a tag so the accounts view need not know about games."""
+    """The profile page's recent hands (with what each paid, once settled)."""
     return recent_hands_of(user=user)
+
+
+@register.simple_tag
+def finished_hands(user, limit=10):
+    """The player's latest finished hands (HandPlayer rows with their hand), for replay links."""
+    return list(player_hand_history(user=user)[:limit])
 
 
 # A variant's name in the active language, from its descriptor.

@@ -1,0 +1,152 @@
+"""The apps import one way (docs/architecture.md): every import of every module of every app,
+module-level or inside a function, is checked against the table below; the engine imports
+nothing but the standard library and itself."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = "games.engine"
+
+# What each part may import besides itself (docs/architecture.md has the picture).
+ALLOWED = {
+    ENGINE: set(),
+    "accounts": set(),
+    "stats": {"accounts"},
+    "lobby": {"accounts"},
+    "games": {"accounts", "stats", "lobby", ENGINE},
+    "moderation": {"accounts", "stats", "lobby", "games"},
+    "api": {"accounts", "stats", "lobby", "games"},
+    "ui": {"accounts", "stats", "lobby", "games"},
+    "config": {"games"},
+}
+APPS = {part.split(".")[0] for part in ALLOWED}
+STDLIB = sys.stdlib_module_names
+
+
+def part_of(module):
+    """The part of the project `module` (a dotted name) belongs to, or None (stdlib, Django,
+    any other library)."""
+    if module == ENGINE or module.startswith(ENGINE + "."):
+        return ENGINE
+    top = module.split(".")[0]
+    return top if top in APPS else None
+
+
+def module_name(path):
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(source, module, is_package=False):
+    """(line, dotted name) of everything `source` (the text of `module`) imports, at any
+    depth: module level, in functions, in classes. `from a import b` also yields `a.b`,
+    since b may be a module (`from games import engine`)."""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            yield node.lineno, target
+            for alias in node.names:
+                yield node.lineno, f"{target}.{alias.name}"
+
+
+def violations(source, module, is_package=False):
+    """The imports of `module` its part may not make, as readable lines (one per import
+    statement and part)."""
+    own = part_of(module)
+    allowed = ALLOWED[own] | {own}
+    found = {}
+    for line, target in imported_modules(source, module, is_package):
+        other = part_of(target)
+        if own == ENGINE and other is None and target.split(".")[0] not in STDLIB:
+            found.setdefault((line, None), f"{module}:{line} imports {target} (the engine uses "
+                                            "the standard library only)")
+        elif other is not None and other not in allowed:
+            found.setdefault((line, other), f"{module}:{line} imports {target} ({own} may not "
+                                             f"import {other})")
+    return sorted(found.values())
+
+
+def project_modules():
+    for app in sorted(APPS):
+        for path in sorted((ROOT / app).rglob("*.py")):
+            yield path, module_name(path)
+
+
+def test_every_app_imports_only_what_the_architecture_allows():
+    found = []
+    for path, module in project_modules():
+        found += violations(path.read_text(), module, path.name == "__init__.py")
+    assert found == []
+
+
+def test_the_allowed_imports_have_no_cycle():
+    order, seen = [], set()
+
+    def visit(part, trail):
+        assert part not in trail, f"cycle: {' -> '.join(trail + [part])}"
+        if part not in seen:
+            for other in sorted(ALLOWED[part]):
+                visit(other, trail + [part])
+            seen.add(part)
+            order.append(part)
+
+    for part in sorted(ALLOWED):
+        visit(part, [])
+    assert order.index("accounts") < order.index("lobby") < order.index("games") \
+        < order.index("moderation")
+
+
+def test_the_checker_sees_every_module_of_every_app():
+    modules = {module for _, module in project_modules()}
+    assert {"games.services", "games.engine.registry", "moderation.services", "ui.views",
+            "api.views", "stats.services", "lobby.models", "config.urls"} <= modules
+
+
+@pytest.mark.parametrize("module,source,expected", [
+    # An upward import, at module level and hidden in a function.
+    ("games.services", "from api.selectors import x\n", "games may not import api"),
+    ("lobby.services", "def f():\n    from games.services import table_create\n",
+     "lobby may not import games"),
+    ("accounts.admin", "import moderation.admin_actions\n", "accounts may not import moderation"),
+    # Between peers at the top.
+    ("ui.views", "from moderation.services import table_force_close\n",
+     "ui may not import moderation"),
+    # The engine is games' own.
+    ("api.filters", "from games.engine.registry import variant_ids\n",
+     "api may not import games.engine"),
+    ("stats.services", "from games import engine\n", "stats may not import games"),
+    ("ui.forms", "from games import engine\n", "ui may not import games.engine"),
+    # The engine imports the standard library and itself only.
+    ("games.engine.hand", "from django.db import models\n", "standard library only"),
+    ("games.engine.hand", "from lobby.models import Table\n", "games.engine may not import lobby"),
+    ("games.engine.hand", "def f():\n    from games.services import x\n",
+     "games.engine may not import games"),
+])
+def test_the_checker_finds_a_forbidden_import(module, source, expected):
+    found = violations(source, module)
+    assert found and all(expected in line for line in found), found
+
+
+@pytest.mark.parametrize("module,source", [
+    ("games.services", "from games.engine.registry import machine_for\n"),
+    ("ui.views", "from games import services\n"),
+    ("games.engine.four_deck.hand", "from ..hand import HandMachine\nimport random\n"),
+    ("moderation.services", "from accounts import services as accounts_services\n"),
+    ("api.views", "from rest_framework import generics\n"),
+])
+def test_the_checker_lets_allowed_imports_pass(module, source):
+    assert violations(source, module) == []
