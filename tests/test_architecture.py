@@ -3,6 +3,8 @@ module-level or inside a function, is checked against the table below; the engin
 nothing but the standard library and itself."""
 
 import ast
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -150,3 +152,18 @@ def test_the_checker_finds_a_forbidden_import(module, source, expected):
 ])
 def test_the_checker_lets_allowed_imports_pass(module, source):
     assert violations(source, module) == []
+
+
+def test_the_repository_stands_on_its_own():
+    """The rules, the conformance cases and everything else are inside the repository: no
+    tracked file points at a folder beside it (docs/rules/README.md)."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    # Spelt in two pieces so that this file does not match itself.
+    outside = re.compile(r"\.\./" + "shared|/work/" + "shared")
+    offenders = [name for name in tracked
+                 if (ROOT / name).is_file() and not name.endswith((".png", ".mo"))
+                 and outside.search((ROOT / name).read_text(errors="ignore"))]
+    assert offenders == []
+    for name in ("RULES.md", "NOTATION.md", "CONFORMANCE.md"):
+        assert (ROOT / "docs" / "rules" / name).is_file()

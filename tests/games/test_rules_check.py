@@ -11,7 +11,7 @@ import pytest
 from games.engine.registry import variant_ids
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT.parent / "shared" / "rules" / "cases"
+CASES = ROOT / "tests" / "rules_cases"
 
 
 def rules_check(*args, stdin=None):

@@ -17,7 +17,7 @@ from games.engine.context import TRUMP
 from games.engine.moves import lead_units
 from games.engine.registry import get_variant, variant_ids
 
-CASES = Path(__file__).resolve().parents[4] / "shared" / "rules" / "cases"
+CASES = Path(__file__).resolve().parents[2] / "rules_cases"
 
 
 @pytest.mark.parametrize("variant", sorted(variant_ids()))

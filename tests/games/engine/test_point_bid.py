@@ -24,7 +24,7 @@ from games.engine.point_bid.rules import (
     trump_disclosures,
 )
 
-CASES = Path("/work/shared/rules/cases/point_bid.json")
+CASES = Path(__file__).resolve().parents[2] / "rules_cases" / "point_bid.json"
 H, S = 1, 0
 NO_TRUMP = None
 
