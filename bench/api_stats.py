@@ -79,8 +79,8 @@ def seed(*, hands, players, seed_value):
         tables = max(1, players // 4)
         copy_rows(cursor, "lobby_table",
                   ["id", "room_id", "name", "variant", "options", "base_stake", "turn_timeout",
-                   "seed", "spectators", "created_at"],
-                  ((t, 1, f"bench {t}", VARIANTS[t % 4], "{}", 10, 25, "", 0, now)
+                   "spectators", "created_at"],
+                  ((t, 1, f"bench {t}", VARIANTS[t % 4], "{}", 10, 25, 0, now)
                    for t in range(1, tables + 1)))
         print(f"users, accounts, tables: {time.perf_counter() - t0:.1f}s", flush=True)
 
@@ -91,7 +91,8 @@ def seed(*, hands, players, seed_value):
 
         def flush():
             copy_rows(cursor, "games_hand",
-                      ["id", "table_id", "number", "variant", "base_stake", "seed", "dealer",
+                      ["id", "table_id", "number", "variant", "base_stake", "seed",
+                       "deal_commitment", "dealer",
                        "trump", "levels_before", "levels_after", "defender_points", "result",
                        "escaped_seat", "settled", "settled_at", "started_at", "ended_at"],
                       hand_buffer)
@@ -125,7 +126,7 @@ def seed(*, hands, players, seed_value):
             ended = now - timedelta(seconds=(hands - hand_id) * 30)
             result = {"deltas": deltas, "escape": escape, "levels": levels,
                       "winner": "dealer" if dealer_wins else "defenders"}
-            hand_buffer.append((hand_id, table, numbers[table], variant, 10, "bench", dealer, "S",
+            hand_buffer.append((hand_id, table, numbers[table], variant, 10, "bench", "", dealer, "S",
                                 "[2, 2]", "[3, 2]", rng.randrange(0, 200, 5),
                                 json.dumps(result), escape, True, ended, ended, ended))
             for seat, user in enumerate(seats):

@@ -42,7 +42,10 @@ class Hand(models.Model):
     number = models.PositiveIntegerField()
     variant = models.CharField(max_length=32)
     base_stake = models.PositiveIntegerField()
-    seed = models.CharField(max_length=64)
+    # The deal's secret seed, empty until the hand has ended (games.deals); what the table
+    # published at the deal is its commitment, SHA-256 of the seed.
+    seed = models.CharField(max_length=64, blank=True)
+    deal_commitment = models.CharField(max_length=64, blank=True)
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     trump = models.CharField(max_length=4, blank=True)
     # Both teams' levels, [team of seats 0/2, team of seats 1/3].

@@ -129,11 +129,23 @@ def hand_finished_get(*, hand_id):
     return hand
 
 
+# The event that closes a hand's log: the seed's reveal, after `hand_end` or a force-close's
+# void (hands logged before deals were revealed end at `hand_end`).
+HAND_LOG_ENDS = ("deal_revealed", "hand_end")
+
+
 def hand_replay_events(*, hand):
-    """The whole event log of a finished hand, every seat's events included, in order."""
+    """The event log of a finished hand, every seat's events included, in order, from its
+    start to its end: what the table did after it (the settlement, the next hand's seats
+    and readiness) is not part of it."""
     if hand.ended_at is None:
         raise HandInProgress(hand.pk)
-    return list(
+    events = list(
         GameEvent.objects.filter(hand=hand).order_by("seq")
         .values("seq", "type", "payload", "audience", "created_at")
     )
+    for kind in HAND_LOG_ENDS:
+        last = next((i for i, e in enumerate(events) if e["type"] == kind), None)
+        if last is not None:
+            return events[: last + 1]
+    return events

@@ -10,7 +10,6 @@ Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledge
 """
 
 import logging
-import secrets
 from collections import defaultdict
 from datetime import timedelta
 
@@ -22,6 +21,7 @@ from django.utils import timezone
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
+from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
 from games.fanout import fanout_send
@@ -156,8 +156,7 @@ def game_seat_disconnect(*, table_id, user, channel_name):
         return True
 
 
-def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=25, name="",
-                 seed=""):
+def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=25, name=""):
     """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
     player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
     balance short of the stake) leaves no table behind. `options` are the variant's table
@@ -170,7 +169,7 @@ def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=
         raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
     with transaction.atomic():
         table = Table.objects.create(room=room, name=name, variant=variant, options=options,
-                                     turn_timeout=turn_timeout, created_by=user, seed=seed)
+                                     turn_timeout=turn_timeout, created_by=user)
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
         GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
         change = _Change.begin(table.pk)
@@ -405,7 +404,9 @@ class _Change:
         self.seats = seats
         self.state = game.state
         self.control = [dict(c) for c in game.control] or [_control_default() for _ in range(4)]
-        self.events = []  # (audience, event without "to")
+        # (audience, event without "to", the hand it belongs to: the one running when it
+        # happened, so a force-close's reveal stays with the voided hand)
+        self.events = []
         self.hand = game.hand
         self.ended_hand = None
         self.dirty_seats = set()
@@ -442,7 +443,7 @@ class _Change:
         return [SeatClock(bot=self.is_bot(s), auto=self.control[s]["auto"]) for s in range(4)]
 
     def event(self, event, audience=None):
-        self.events.append((audience, event))
+        self.events.append((audience, event, self.hand))
 
     # -- seats ----------------------------------------------------------------------------
 
@@ -491,6 +492,8 @@ class _Change:
         if self.hand is not None and not self.hand.settled:
             hand = Hand.objects.select_for_update().get(pk=self.hand.pk)
             voided = _hand_void(hand=hand, reason=reason)
+            self._reveal_deal(voided)
+            voided.save(update_fields=["seed"])
         for seat in range(4):
             if self.seats[seat].user_id is not None:
                 self._vacate(seat, "closed")
@@ -540,16 +543,18 @@ class _Change:
 
     def _start_hand(self):
         table = self.table
-        if self.state is None:
-            machine = machine_for(table.variant)
-            self.state = machine.new_match(table.seed or secrets.token_hex(8), table.options)
-        else:
-            self.state = machine_for(self.state["variant"]).next_hand(self.state)
         number = (Hand.objects.filter(table=table).order_by("-number")
                   .values_list("number", flat=True).first() or 0) + 1
+        # The hand's own secret seed; the Hand row gets it when the hand ends (games.deals).
+        seed = deal_seed(table_id=table.pk, hand_number=number)
+        if self.state is None:
+            self.state = machine_for(table.variant).new_match(seed, table.options)
+        else:
+            self.state = machine_for(self.state["variant"]).next_hand(dict(self.state, seed=seed))
+        commitment = deal_commitment(seed)
         self.hand = Hand.objects.create(
             table=table, number=number, variant=table.variant, base_stake=table.base_stake,
-            seed=str(self.state["seed"]), levels_before=self.state["levels"],
+            deal_commitment=commitment, levels_before=self.state["levels"],
             dealer=self.state["dealer"],
         )
         HandPlayer.objects.bulk_create(
@@ -562,7 +567,14 @@ class _Change:
         for control in self.control:
             control["timeouts"] = 0
         self.event({"type": "hand_started", "hand": number, "levels": self.state["levels"],
-                    "dealer": self.state["dealer"]})
+                    "dealer": self.state["dealer"], "deal_commitment": commitment})
+
+    def _reveal_deal(self, hand):
+        """The hand is over (ended or voided): its seed is public now (games.deals)."""
+        hand.seed = self.state["seed"]
+        self.event({"type": "deal_revealed", "hand": hand.number, "seed": hand.seed,
+                    "hand_no": self.state["hand_no"], "options": self.state["options"],
+                    "deal_commitment": hand.deal_commitment})
 
     def engine_step(self, action):
         if self.phase in BETWEEN_HANDS:
@@ -588,6 +600,7 @@ class _Change:
         hand.levels_after = result.get("levels_after")
         hand.defender_points = result.get("defender_points")
         hand.escaped_seat = result.get("escape")
+        self._reveal_deal(hand)
         hand.save()
         self.ended_hand = hand
         # P6: a player not back by the end of the hand loses the seat.
@@ -608,9 +621,9 @@ class _Change:
         old_version, prev_seq = game.version, game.seq
         version = old_version + 1 if bump_version else old_version
         rows, seq = [], prev_seq
-        for audience, event in self.events:
+        for audience, event, hand in self.events:
             seq += 1
-            rows.append(GameEvent(table_id=game.pk, seq=seq, hand=self.hand, type=event["type"],
+            rows.append(GameEvent(table_id=game.pk, seq=seq, hand=hand, type=event["type"],
                                   payload={k: v for k, v in event.items() if k != "type"},
                                   audience=audience))
         timer = (timer_next(state=self.state, seats=self.clocks(),

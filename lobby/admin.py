@@ -27,5 +27,5 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("id", "room", "name", "variant", "base_stake", "turn_timeout", "spectators",
                     "created_at")
     list_filter = ("variant", "room")
-    readonly_fields = ("variant", "options", "base_stake", "spectators", "seed", "created_by")
+    readonly_fields = ("variant", "options", "base_stake", "spectators", "created_by")
     inlines = [SeatInline]

@@ -31,8 +31,6 @@ class Table(models.Model):
     base_stake = models.PositiveIntegerField(_("base stake"), null=True, blank=True)
     # Seconds a player has for a play turn (P4).
     turn_timeout = models.PositiveIntegerField(_("turn timeout"), default=25)
-    # Seed of the first match's shuffles; blank draws a random one (tests and replays set it).
-    seed = models.CharField(max_length=64, blank=True)
     # Open spectator sockets; a counter, not a lock-guarded fact (it only feeds the lobby).
     spectators = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(

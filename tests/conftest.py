@@ -72,10 +72,10 @@ def _act(table, user, action):
 def table_factory(make_user):
     """A table of `variant` with four human players seated at stake 10."""
 
-    def make(variant="classic", seed="issue7", **extra):
+    def make(variant="classic", **extra):
         users = [make_user() for _ in range(4)]
         table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=10, seed=seed, **extra)
+                             base_stake=10, **extra)
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
         return table, users
@@ -147,7 +147,7 @@ def hand_row(*, table, users, variant="classic", number, ended_at, deltas=(1, -1
              dealer=0):
     """A settled hand written straight to the tables (for pagination and filter tests)."""
     hand = Hand.objects.create(
-        table=table, number=number, variant=variant, base_stake=10, seed="x", dealer=dealer,
+        table=table, number=number, variant=variant, base_stake=10, dealer=dealer,
         trump="S", levels_before=[2, 2], levels_after=[3, 2], defender_points=40,
         result={"deltas": list(deltas), "escape": None, "winner": "dealer", "levels": 1},
         settled=True, settled_at=ended_at, ended_at=ended_at,

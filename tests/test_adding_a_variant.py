@@ -116,7 +116,7 @@ def test_unregistered_it_is_offered_no_more(toy_variant):
 def test_bots_and_an_absent_player_play_a_hand_of_it_to_settlement(make_user, toy_variant, bots_play_a_hand):
     player = make_user()
     table = table_create(room=room_default_get_or_create(), user=player, variant="toy",
-                         base_stake=1, options={"pace": "brisk"}, seed="toy-hand")
+                         base_stake=1, options={"pace": "brisk"})
     hand = bots_play_a_hand(table, player)
     assert hand.variant == "toy" and Table.objects.get(pk=table.pk).game.state["variant"] == "toy"
     assert hand_settle(hand_id=hand.pk)

@@ -11,6 +11,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 DATA_DIR = Path(env_str("TRACTOR_DATA_DIR", str(BASE_DIR / "var")))
 
 SECRET_KEY = env_str("SECRET_KEY")
+# The server secret every hand's deal seed is derived from (games.deals). Unset, it is
+# derived from SECRET_KEY (never SECRET_KEY itself); set it to rotate deals on its own.
+DEAL_SECRET = env_str("DEAL_SECRET")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")

@@ -135,13 +135,19 @@ class HandMachine:
             point_cards=[],
             result=None,
         )
+        state["kitty"], state["deck"], state["deal_order"] = self.shuffled(state)
+        return state
+
+    def shuffled(self, state):
+        """The deal that ``state``'s seed, hand number and redeal count make: (the kitty, the
+        cards dealt in order, the seat receiving each). Nothing else goes in, so whoever
+        holds a hand's revealed seed can check its deal (games' verify_deal)."""
+        v = self.variant
         deck = full_deck(v.decks)
         rng = self._rng(state)
         rng.shuffle(deck)
-        state["kitty"] = deck[: v.kitty_size]
-        state["deck"] = deck[v.kitty_size :]
-        state["deal_order"] = self.deal_order(state, rng)
-        return state
+        rest = deck[v.kitty_size :]
+        return deck[: v.kitty_size], rest, self.deal_order({"deck": rest}, rng)
 
     # --- hooks ----------------------------------------------------------------------------
 

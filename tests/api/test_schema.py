@@ -54,7 +54,7 @@ def some_data(db, wsgi_keeps_the_test_connection):
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
                          base_stake=1)
     now = timezone.now()
-    hand = Hand.objects.create(table=table, number=1, variant="classic", base_stake=1, seed="s",
+    hand = Hand.objects.create(table=table, number=1, variant="classic", base_stake=1,
                                dealer=0, trump="S", levels_before=[2, 2], levels_after=[3, 2],
                                defender_points=40, settled=True, settled_at=now, ended_at=now,
                                result={"deltas": [1, -1, 1, -1], "escape": None, "levels": 1})

@@ -14,12 +14,12 @@ def _instant_bots(settings):
 
 @pytest.fixture
 def seated_table(make_user):
-    """A classic table (seed fixed) with four human players seated at base stake 10."""
+    """A classic table with four human players seated at base stake 10."""
 
-    def make(variant="classic", stake=10, seed="issue5", **extra):
+    def make(variant="classic", stake=10, **extra):
         users = [make_user() for _ in range(4)]
         table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=stake, seed=seed, **extra)
+                             base_stake=stake, **extra)
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
         return table, users
