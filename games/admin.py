@@ -1,46 +1,124 @@
+"""The game rows, read-only: they change only through games.services under the table's lock.
+
+What an operator sees of a hand that is still being played is what a spectator sees (the
+engine's view for seat None): no hand, no kitty, no deck, no seed. Everything else shows
+once the hand has ended. The operators' actions (settlement re-run) are added by
+moderation.admin.
+"""
+
+import json
+
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ReadOnlyAdmin
+from games.engine.registry import machine_for
 from games.models import Bot, GameEvent, GameState, Hand, HandPlayer, TableClosure
 from stats.models import ALL_VARIANTS
 
-# The operators' actions (settlement re-run, the links to events and replay) are added by
-# moderation.admin.
+
+def _json_block(value):
+    return format_html("<pre style=\"white-space: pre-wrap\">{}</pre>",
+                       json.dumps(value, indent=1, ensure_ascii=False))
 
 
 @admin.register(GameState)
 class GameStateAdmin(ReadOnlyAdmin):
-    list_display = ("table", "phase", "version", "seq", "deadline", "timer_kind", "updated_at")
-    list_filter = ("phase",)
+    list_display = ("table", "phase", "version", "seq", "hand", "deadline", "timer_kind",
+                    "updated_at")
+    list_filter = ("phase", "timer_kind")
+    search_fields = ("=table__id", "table__name")
+    fields = ("table", "phase", "version", "seq", "hand", "deadline", "timer_kind", "control",
+              "updated_at", "state_shown")
+    readonly_fields = fields
+
+    @admin.display(description=_("state"))
+    def state_shown(self, game):
+        state = game.state
+        if state is None:
+            return "–"
+        if state["phase"] != "end":
+            return format_html(
+                "<p>{}</p>{}",
+                _("The hand is being played: this is what a spectator sees. The hands, the "
+                  "kitty, the deck and the seed show once it has ended."),
+                _json_block(machine_for(state["variant"]).view(state, None)))
+        return _json_block(state)
 
 
 class HandPlayerInline(admin.TabularInline):
     model = HandPlayer
     extra = 0
     can_delete = False
-    readonly_fields = ("seat", "user", "is_bot", "points")
+    fields = readonly_fields = ("seat", "user", "is_bot", "points")
 
     def has_add_permission(self, request, obj=None):
         return False
+
+
+class HandPlayerFilter(admin.SimpleListFilter):
+    """?player=<user id>: the hands someone played (linked from the user's page)."""
+
+    title = _("player")
+    parameter_name = "player"
+
+    def lookups(self, request, model_admin):
+        value = self.value()
+        if not (value and value.isdigit()):
+            return []
+        player = HandPlayer.objects.filter(user_id=value).select_related("user").first()
+        return [(value, str(player.user) if player else value)]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(players__user_id=value)
+        return queryset
 
 
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
     list_display = ("id", "table", "number", "variant", "base_stake", "dealer", "trump",
                     "defender_points", "escaped_seat", "settled", "started_at", "ended_at")
-    list_filter = ("variant", "settled")
+    list_filter = (HandPlayerFilter, "variant", "settled", "ended_at")
+    date_hierarchy = "started_at"
+    search_fields = ("=id", "=table__id", "table__name", "players__user__username",
+                     "players__user__display_name")
+    fields = ("table", "number", "variant", "base_stake", "dealer", "trump", "levels_before",
+              "levels_after", "defender_points", "escaped_seat", "result", "settled",
+              "settled_at", "started_at", "ended_at", "deal_commitment", "seed")
+    readonly_fields = fields
     inlines = [HandPlayerInline]
+
+    def get_search_results(self, request, queryset, search_term):
+        queryset, _ = super().get_search_results(request, queryset, search_term)
+        return queryset.distinct(), False
 
 
 @admin.register(GameEvent)
 class GameEventAdmin(ReadOnlyAdmin):
     list_display = ("table", "seq", "hand", "type", "audience", "created_at")
     list_filter = ("type",)
+    # No search in payloads: that would find which seat was dealt a card in a running hand.
+    search_fields = ("=table__id", "=hand__id", "type")
+    fields = ("table", "seq", "hand", "type", "audience", "created_at", "payload_shown")
+    readonly_fields = fields
+
+    @admin.display(description=_("payload"))
+    def payload_shown(self, event):
+        hand = event.hand
+        if event.audience is not None and (hand is None or hand.ended_at is None):
+            return _("Seen only by seat %(seat)s until the hand has ended.") % {
+                "seat": event.audience}
+        return _json_block(event.payload)
 
 
 @admin.register(TableClosure)
 class TableClosureAdmin(ReadOnlyAdmin):
     list_display = ("table", "reason", "closed_by", "voided_hand", "closed_at")
+    search_fields = ("=table__id", "reason")
 
 
 @admin.register(Bot)
@@ -57,17 +135,20 @@ class BotAdmin(ReadOnlyAdmin):
     def _all_stats(self, bot):
         return next((s for s in bot.stats.all() if s.variant == ALL_VARIANTS), None)
 
-    @admin.display(description="Seat")
+    @admin.display(description=_("Seat"))
     def seat(self, bot):
         seat = next(iter(bot.seats.all()), None)
-        return f"table {seat.table_id} seat {seat.number}" if seat else "–"
+        if seat is None:
+            return "–"
+        url = reverse("admin:lobby_table_change", args=[seat.table_id])
+        return format_html('<a href="{}">table {} seat {}</a>', url, seat.table_id, seat.number)
 
-    @admin.display(description="Hands")
+    @admin.display(description=_("Hands"))
     def hands_played(self, bot):
         stats = self._all_stats(bot)
         return stats.hands_played if stats else 0
 
-    @admin.display(description="Win rate")
+    @admin.display(description=_("Win rate"))
     def win_rate(self, bot):
         stats = self._all_stats(bot)
         return f"{stats.win_rate:.1%}" if stats else "–"

@@ -5,8 +5,9 @@ A hand is public once it has ended (`ended_at` set): its history row, its replay
 card. While it runs only the spectators' view of its table is public (table_public_view).
 """
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, Sum
 
+from accounts.models import LedgerEntry, PointAccount
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
 from lobby.models import Seat, Table
@@ -75,6 +76,31 @@ def game_catchup(*, table_id, seat, last_seq):
         ).order_by("seq").values_list("seq", "type", "payload")
     ]
     return dict(snapshot, type="catchup", prev_seq=last_seq, events=events)
+
+
+def hand_refunds_due(*, hand_id):
+    """What voiding hand `hand_id` gives back: [(PointAccount, amount)], the opposite of
+    every point the ledger moved under reference `hand:<id>` and not yet reversed, netted
+    per account (empty: nothing to refund)."""
+    net = (LedgerEntry.objects.filter(transaction__reference=f"hand:{hand_id}",
+                                      transaction__reversed_by__isnull=True)
+           .values("account_id").annotate(total=Sum("amount")).values_list("account_id", "total"))
+    net = {account_id: total for account_id, total in net if total}
+    accounts = PointAccount.objects.select_related("user").in_bulk(list(net))
+    return [(accounts[a], -total) for a, total in sorted(net.items())]
+
+
+def table_close_preview(*, table_id):
+    """What force-closing the table would do now, without doing it: the hand it would void
+    (one still running) or settle (one that ended unsettled), and the refunds the void
+    would post, [(PointAccount, amount)]."""
+    game = GameState.objects.select_related("hand").filter(table_id=table_id).first()
+    hand = game.hand if game is not None else None
+    if hand is None or hand.settled:
+        return {"void": None, "settle": None, "refunds": []}
+    if hand.result is not None:
+        return {"void": None, "settle": hand, "refunds": []}
+    return {"void": hand, "settle": None, "refunds": hand_refunds_due(hand_id=hand.pk)}
 
 
 def table_is_closed(*, table_id):

@@ -10,15 +10,14 @@ Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledge
 """
 
 import logging
-from collections import defaultdict
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
+from accounts.models import LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
 from games.deals import deal_commitment, deal_seed
@@ -26,7 +25,7 @@ from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
 from games.fanout import fanout_send
 from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
-from games.selectors import table_is_closed, table_public
+from games.selectors import hand_refunds_due, table_is_closed, table_public
 from games.stakes import stake_required_balance
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
@@ -156,26 +155,92 @@ def game_seat_disconnect(*, table_id, user, channel_name):
         return True
 
 
+def _table_rules_clean(*, variant, options, turn_timeout):
+    """The checks every way of making or changing a table shares: the variant's own table
+    options (its descriptor's; those left out take their defaults) and the turn timeout.
+    Returns the options as the table keeps them."""
+    try:
+        options = descriptor(variant).options_clean(options)
+    except RuleError as error:
+        raise ActionError(error.code, error.message) from None
+    if not isinstance(turn_timeout, int) or isinstance(turn_timeout, bool) \
+            or not 5 <= turn_timeout <= 300:
+        raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
+    return options
+
+
+def table_open(*, room, variant, options=None, turn_timeout=25, name="", opened_by):
+    """A new table with its four seats empty and its game waiting (an operator opens one in
+    the admin; table_create also sits its creator). Returns the table."""
+    options = _table_rules_clean(variant=variant, options=options, turn_timeout=turn_timeout)
+    with transaction.atomic():
+        table = Table.objects.create(room=room, name=name, variant=variant, options=options,
+                                     turn_timeout=turn_timeout, created_by=opened_by)
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
+        GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
+        return table
+
+
 def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=25, name=""):
     """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
     player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
     balance short of the stake) leaves no table behind. `options` are the variant's table
     options (its descriptor's; those left out take their defaults). Returns the table."""
-    try:
-        options = descriptor(variant).options_clean(options)
-    except RuleError as error:
-        raise ActionError(error.code, error.message) from None
-    if not isinstance(turn_timeout, int) or not 5 <= turn_timeout <= 300:
-        raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
     with transaction.atomic():
-        table = Table.objects.create(room=room, name=name, variant=variant, options=options,
-                                     turn_timeout=turn_timeout, created_by=user)
-        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
-        GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
+        table = table_open(room=room, variant=variant, options=options,
+                           turn_timeout=turn_timeout, name=name, opened_by=user)
         change = _Change.begin(table.pk)
         change.sit(seat=0, user=user, base_stake=base_stake)
         change.commit()
         return change.table
+
+
+def table_settings_change(*, table_id, name=None, room=None, variant=None, options=None,
+                          turn_timeout=None, base_stake=None):
+    """Change a table's settings (an operator, in the admin), each argument left None kept.
+    The name and room change any time; the rules (variant, options), the turn timeout and
+    the base stake only between hands, with the lobby's checks: new rules start a new match
+    at the next hand, and a new stake needs someone seated (the first sitter sets it, P8)
+    and every seated player's balance to cover it. Locks the GameState row; the sockets
+    hear of it. Returns the table."""
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        table = change.table
+        if table_is_closed(table_id=table_id):
+            raise ActionError("table_closed", "this table was closed by an operator")
+        rules = {"variant": variant or table.variant, "turn_timeout": turn_timeout or table.turn_timeout,
+                 "options": options if options is not None
+                 else (table.options if variant in (None, table.variant) else None)}
+        rules["options"] = _table_rules_clean(**rules)
+        new = {"name": name, "room": room, **rules, "base_stake": base_stake}
+        changed = {field: value for field, value in new.items()
+                   if value is not None and value != getattr(table, field)}
+        if set(changed) - {"name", "room"} and change.phase not in BETWEEN_HANDS:
+            raise ActionError("hand_in_progress",
+                              "the rules, turn timeout and stake change between hands")
+        if "base_stake" in changed:
+            _stake_check(change, table=table, variant=rules["variant"], base_stake=base_stake)
+        if not changed:
+            return table
+        for field, value in changed.items():
+            setattr(table, field, value)
+        table.save(update_fields=list(changed))
+        if {"variant", "options"} & set(changed):
+            change.state = None  # the next hand starts a match under the new rules
+        change.event({"type": "table_changed", "fields": sorted(changed)})
+        change.commit()
+        return table
+
+
+def _stake_check(change, *, table, variant, base_stake):
+    if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
+        raise ActionError("bad_stake", "a base stake is 1 or more")
+    seated = [seat.user_id for seat in change.seats if seat.user_id is not None]
+    if not seated:
+        raise ActionError("no_players", "the first player to sit sets the stake (P8)")
+    need = stake_required_balance(variant=variant, base_stake=base_stake)
+    if PointAccount.objects.filter(user_id__in=seated, balance__lt=need).exists():
+        raise ActionError("balance_too_low", f"a seated player's balance is below {need} points")
 
 
 def table_sit(*, table_id, user, seat, base_stake=None):
@@ -372,15 +437,7 @@ def _hand_void(*, hand, reason):
 def _hand_refund(*, hand):
     """Give back every point the ledger moved under reference `hand:<id>` and not yet
     reversed, in one balanced transaction keyed `force_close:hand:<id>` (at most once)."""
-    net = defaultdict(int)
-    for account_id, total in (
-        LedgerEntry.objects.filter(transaction__reference=f"hand:{hand.pk}",
-                                   transaction__reversed_by__isnull=True)
-        .values("account_id").annotate(total=Sum("amount")).values_list("account_id", "total")
-    ):
-        net[account_id] += total
-    accounts = PointAccount.objects.in_bulk([a for a, total in net.items() if total])
-    entries = [(accounts[a], -total) for a, total in net.items() if total]
+    entries = hand_refunds_due(hand_id=hand.pk)
     if entries:
         ledger_post(key=f"force_close:hand:{hand.pk}", entries=entries,
                     kind=LedgerTransaction.Kind.REVERSAL, reference=f"hand:{hand.pk}:refund",

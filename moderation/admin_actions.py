@@ -1,7 +1,8 @@
 """Operators' actions, as mixins moderation.admin adds to the apps' own ModelAdmins (lobby's
-tables, games' hands, accounts' ledger and users). Each action calls a service in
-moderation.services and logs what it did in Django's LogEntry (the admin's "history"), with
-the operator and the reason.
+tables, games' hands, accounts' ledger, users and bans). Each action asks why on an
+intermediate page (which also says what it is about to do), then calls a service in
+moderation.services, which checks the action's own permission and writes the one log of
+operators' actions (OperatorAction); the page then says what was done.
 """
 
 from datetime import timedelta
@@ -13,48 +14,76 @@ from django.db.models import IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import sitting_ban_active
-from accounts.services import LedgerError
-from games.selectors import table_is_closed
+from games.selectors import table_close_preview
+from moderation.models import OperatorAction
 from moderation.services import (
     OperatorError,
     hand_settlement_rerun,
     ledger_transaction_reverse,
+    operator_may,
+    sitting_bans_create,
+    sitting_bans_lift,
     table_force_close,
 )
 from stats.models import ALL_VARIANTS, PlayerStats
 
+Kind = OperatorAction.Kind
+
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"size": 60}))
+    reason = forms.CharField(label=_("Reason"), max_length=200,
+                             widget=forms.TextInput(attrs={"size": 60}),
+                             help_text=_("Why: kept in the operators' log."))
 
 
-def _with_form(modeladmin, request, queryset, *, title, form_class, run):
-    """Ask for `form_class` on an intermediate page, then call run(obj, cleaned_data) for
-    each selected object. Errors are shown per object; the others still run."""
+def _ban_end_default():
+    return timezone.now() + timedelta(days=7)
+
+
+class BanForm(ReasonForm):
+    ends_at = forms.SplitDateTimeField(label=_("Banned until (UTC)"), initial=_ban_end_default,
+                                       widget=admin.widgets.AdminSplitDateTime)
+
+    def clean_ends_at(self):
+        ends_at = self.cleaned_data["ends_at"]
+        if ends_at <= timezone.now():
+            raise forms.ValidationError(_("the ban must end in the future"))
+        return ends_at
+
+
+def _with_form(modeladmin, request, queryset, *, title, run, form_class=ReasonForm,
+               describe=None, each=True):
+    """Ask for `form_class` on an intermediate page that lists the selected objects (with
+    `describe(obj)`'s lines: what the action would do to it), then call
+    `run(obj, cleaned_data)` for each selected object (or `run(objects, cleaned_data)` once
+    when `each` is False). Each run returns the OperatorAction, whose outcome is shown;
+    a refusal is shown as an error and the others still run."""
+    objects = list(queryset)
     form = form_class(request.POST if "apply" in request.POST else None)
     if form.is_bound and form.is_valid():
-        for obj in queryset:
+        for target in (objects if each else [objects]):
+            label = str(target) if each else title
             try:
-                message = run(obj, form.cleaned_data)
-            except (OperatorError, LedgerError) as error:
-                modeladmin.message_user(request, f"{obj}: {error}", messages.ERROR)
+                action = run(target, form.cleaned_data)
+            except OperatorError as error:
+                modeladmin.message_user(request, f"{label}: {error}", messages.ERROR)
                 continue
-            modeladmin.log_change(request, obj, message)
-            modeladmin.message_user(request, f"{obj}: {message}", messages.SUCCESS)
+            modeladmin.message_user(request, f"{label}: {action.outcome}", messages.SUCCESS)
         return HttpResponseRedirect(request.get_full_path())
     return TemplateResponse(request, "moderation/admin_action_form.html", {
         **modeladmin.admin_site.each_context(request),
         "title": title,
         "form": form,
-        "objects": list(queryset),
+        "objects": [(obj, describe(obj) if describe else []) for obj in objects],
         "action": request.POST.get("action"),
         "opts": modeladmin.model._meta,
         "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        "media": modeladmin.media + form.media,
     })
 
 
@@ -63,54 +92,52 @@ class TableOperatorActions:
 
     actions = ["force_close"]
 
-    @admin.action(description="Force-close (void the running hand, refund it, stand everyone up)",
-                  permissions=["change"])
+    @admin.action(description=_("Force-close (void the running hand, refund it, stand everyone up)"),
+                  permissions=["force_close"])
     def force_close(self, request, queryset):
-        def run(table, data):
-            if table_is_closed(table_id=table.pk):
-                raise OperatorError("already closed")
-            closure = table_force_close(table_id=table.pk, operator=request.user,
-                                        reason=data["reason"])
-            voided = f", voided hand {closure.voided_hand_id}" if closure.voided_hand_id else ""
-            return f"force-closed: {closure.reason}{voided}"
+        return _with_form(
+            self, request, queryset, title=_("Force-close tables"), describe=force_close_preview,
+            run=lambda table, data: table_force_close(table_id=table.pk, operator=request.user,
+                                                      reason=data["reason"]))
 
-        return _with_form(self, request, queryset, title="Force-close tables",
-                          form_class=ReasonForm, run=run)
+    def has_force_close_permission(self, request):
+        return operator_may(operator=request.user, kind=Kind.FORCE_CLOSE)
+
+
+def force_close_preview(table):
+    """What force-closing `table` would do, in sentences for the confirm page."""
+    preview = table_close_preview(table_id=table.pk)
+    if preview["void"] is not None:
+        hand = preview["void"]
+        lines = [f"hand {hand.number} (id {hand.pk}) is running: it will be voided, "
+                 "nobody wins or loses it"]
+        refunds = preview["refunds"]
+        lines += [f"refund to {account}: {amount:+d}" for account, amount in refunds] or \
+            ["nothing to refund: the ledger moved no points for this hand"]
+    elif preview["settle"] is not None:
+        hand = preview["settle"]
+        lines = [f"hand {hand.number} (id {hand.pk}) has ended: it will be settled as played"]
+    else:
+        lines = ["no hand is running: nothing to void or refund"]
+    seated = [f"seat {seat.number}: {seat.user}" for seat in table.seats.all() if seat.user_id]
+    return lines + ([f"stands up {', '.join(seated)}"] if seated else [])
 
 
 class HandOperatorActions:
-    """For games' HandAdmin: links to the events and the replay; re-run settlement."""
+    """For games' HandAdmin: re-run settlement."""
 
     actions = ["rerun_settlement"]
-    readonly_fields = ("operator_links",)
 
-    @admin.display(description="Events and replay")
-    def operator_links(self, hand):
-        events = reverse("admin:games_gameevent_changelist") + f"?hand__id__exact={hand.pk}"
-        replay = reverse("ui:replay", args=[hand.pk])
-        return format_html('<a href="{}">events</a> · <a href="{}">replay</a>', events, replay)
-
-    @admin.action(description="Re-run settlement (pays only hands not settled yet)",
+    @admin.action(description=_("Re-run settlement (pays only hands not settled yet)"),
                   permissions=["rerun_settlement"])
     def rerun_settlement(self, request, queryset):
-        for hand in queryset:
-            try:
-                paid = hand_settlement_rerun(hand_id=hand.pk)
-            except OperatorError as error:
-                self.message_user(request, f"{hand}: {error}", messages.ERROR)
-                continue
-            message = "settlement re-run: settled now" if paid else \
-                "settlement re-run: already settled, nothing paid"
-            self.log_change(request, hand, message)
-            self.message_user(request, f"{hand}: {message}", messages.SUCCESS)
+        return _with_form(
+            self, request, queryset, title=_("Re-run settlements"),
+            run=lambda hand, data: hand_settlement_rerun(hand_id=hand.pk, operator=request.user,
+                                                         reason=data["reason"]))
 
     def has_rerun_settlement_permission(self, request):
-        return request.user.is_superuser
-
-
-class MemoForm(forms.Form):
-    memo = forms.CharField(max_length=200, required=False,
-                           help_text="Why; left empty it says which transaction it reverses.")
+        return operator_may(operator=request.user, kind=Kind.SETTLEMENT_RERUN)
 
 
 class LedgerOperatorActions:
@@ -118,18 +145,32 @@ class LedgerOperatorActions:
 
     actions = ["reverse_transaction"]
 
-    @admin.action(description="Reverse transaction (posts the opposite entries, once)",
+    @admin.action(description=_("Reverse transaction (posts the opposite entries, once)"),
                   permissions=["reverse_transaction"])
     def reverse_transaction(self, request, queryset):
-        def run(txn, data):
-            reversal = ledger_transaction_reverse(transaction_id=txn.pk, memo=data["memo"])
-            return f"reversed by {reversal.key}"
-
-        return _with_form(self, request, queryset, title="Reverse ledger transactions",
-                          form_class=MemoForm, run=run)
+        return _with_form(
+            self, request, queryset, title=_("Reverse ledger transactions"),
+            run=lambda txn, data: ledger_transaction_reverse(
+                transaction_id=txn.pk, operator=request.user, reason=data["reason"]))
 
     def has_reverse_transaction_permission(self, request):
-        return request.user.is_superuser
+        return operator_may(operator=request.user, kind=Kind.REVERSAL)
+
+
+class SittingBanOperatorActions:
+    """For accounts' SittingBanAdmin: lift bans now."""
+
+    actions = ["lift"]
+
+    @admin.action(description=_("Lift the ban now"), permissions=["lift"])
+    def lift(self, request, queryset):
+        return _with_form(
+            self, request, queryset, title=_("Lift sitting bans"), each=False,
+            run=lambda bans, data: sitting_bans_lift(bans=bans, operator=request.user,
+                                                     reason=data["reason"]))
+
+    def has_lift_permission(self, request):
+        return operator_may(operator=request.user, kind=Kind.LIFT)
 
 
 def escapes_flag():
@@ -138,11 +179,11 @@ def escapes_flag():
 
 
 class RepeatedEscaperFilter(admin.SimpleListFilter):
-    title = "escapes"
+    title = _("escapes")
     parameter_name = "escaper"
 
     def lookups(self, request, model_admin):
-        return [("repeated", f"Repeated escapers ({escapes_flag()}+ escapes)")]
+        return [("repeated", _("Repeated escapers (%(n)s+ escapes)") % {"n": escapes_flag()})]
 
     def queryset(self, request, queryset):
         if self.value() == "repeated":
@@ -163,24 +204,26 @@ class UserOperatorActions:
             escapes_total=Coalesce(Subquery(escapes.values("escapes")[:1]), 0,
                                    output_field=IntegerField()))
 
-    @admin.display(description="Escapes", ordering="escapes_total")
+    @admin.display(description=_("Escapes"), ordering="escapes_total")
     def escapes(self, user):
         flagged = user.escapes_total >= escapes_flag()
         return format_html("<strong>{} ⚑</strong>", user.escapes_total) if flagged \
             else user.escapes_total
 
-    @admin.display(description="Sitting ban")
+    @admin.display(description=_("Sitting ban"))
     def sitting_ban(self, user):
         ban = sitting_ban_active(user=user)
         return f"until {ban.ends_at:%Y-%m-%d %H:%M}" if ban else "–"
 
-    @admin.action(description="Ban from sitting…", permissions=["ban"])
+    @admin.action(description=_("Ban from sitting…"), permissions=["ban"])
     def ban_from_sitting(self, request, queryset):
-        """One user at a time: the SittingBan form asks for the reason and the end."""
-        user = queryset.first()
-        url = reverse("admin:accounts_sittingban_add")
-        ends = (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%d")
-        return HttpResponseRedirect(f"{url}?user={user.pk}&ends_at_0={ends}&ends_at_1=00:00:00")
+        """Every selected player, with one reason and one end (a week from now unless
+        changed)."""
+        return _with_form(
+            self, request, queryset, title=_("Ban from sitting"), form_class=BanForm, each=False,
+            run=lambda users, data: sitting_bans_create(
+                users=users, reason=data["reason"], ends_at=data["ends_at"],
+                operator=request.user))
 
     def has_ban_permission(self, request):
-        return request.user.has_perm("accounts.add_sittingban")
+        return operator_may(operator=request.user, kind=Kind.BAN)

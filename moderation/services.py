@@ -3,7 +3,10 @@
 Operators act through the services of the apps that own the rows: a table closes through
 games.services (its one door: locked, versioned, told to the sockets), points move through
 accounts.services with an idempotency key, so a double click or a retry never pays twice.
-What this layer adds is the operators' own rules: say why, and ask only for what can be done.
+What this layer adds is the operators' own rules: each action needs its own permission
+(moderation.OperatorAction's Meta.permissions), checked here so that no path skips it; an
+operator says why; and what was done is written to the one log, OperatorAction, in the
+same transaction as the action.
 """
 
 from django.db import transaction
@@ -12,11 +15,15 @@ from django.utils import timezone
 from accounts import services as accounts_services
 from accounts.models import LedgerTransaction
 from games.models import Hand
+from games.selectors import table_is_closed
 from games.services import ActionError, hand_settle, hand_stats_record, table_close
+from moderation.models import OperatorAction
+
+Kind = OperatorAction.Kind
 
 
 class OperatorError(Exception):
-    """An operator's request was refused; nothing changed."""
+    """An operator's request was refused; nothing changed and nothing was logged."""
 
 
 def _reason_clean(reason):
@@ -28,21 +35,68 @@ def _reason_clean(reason):
     return reason
 
 
+def operator_may(*, operator, kind):
+    """True iff `operator` (an active staff member) holds the permission for `kind`."""
+    return bool(operator is not None and operator.is_active and operator.is_staff
+                and operator.has_perm(f"moderation.{OperatorAction.PERMISSION[kind]}"))
+
+
+def _permission_check(operator, kind):
+    if not operator_may(operator=operator, kind=kind):
+        raise OperatorError(f"you may not do this: it needs the permission "
+                            f"“{Kind(kind).label}”")
+
+
+def _log(*, operator, kind, reason, targets, outcome):
+    return OperatorAction.objects.create(operator=operator, kind=kind, reason=reason,
+                                         targets=list(targets), outcome=outcome)
+
+
+def _points(amount):
+    return f"{amount:+d}"
+
+
 def table_force_close(*, table_id, operator, reason):
     """Close a table now (games.services.table_close): settle a hand that has ended, void
     and refund one still running (once, key `force_close:hand:<id>`), stand everyone up and
-    keep the table out of the lobby. Closing a closed table changes nothing. Returns the
-    TableClosure. Raises OperatorError (nothing changed) without a reason or a table."""
+    keep the table out of the lobby. Returns the OperatorAction, whose outcome says what
+    was voided and refunded ("nothing to refund" when nothing was). Raises OperatorError
+    (nothing changed) without the permission, a reason or an open table."""
+    _permission_check(operator, Kind.FORCE_CLOSE)
     reason = _reason_clean(reason)
-    try:
-        return table_close(table_id=table_id, reason=reason, closed_by=operator)
-    except ActionError as error:
-        raise OperatorError(error.message) from None
+    if table_is_closed(table_id=table_id):
+        raise OperatorError("the table is already closed")
+    with transaction.atomic():
+        try:
+            closure = table_close(table_id=table_id, reason=reason, closed_by=operator)
+        except ActionError as error:
+            raise OperatorError(error.message) from None
+        done = [f"closed table {table_id}"]
+        targets = [f"table:{table_id}"]
+        voided = closure.voided_hand
+        if voided is not None:
+            targets.append(f"hand:{voided.pk}")
+            done.append(f"voided hand {voided.number} (id {voided.pk})")
+            refund = (LedgerTransaction.objects.filter(key=f"force_close:hand:{voided.pk}")
+                      .prefetch_related("entries__account__user").first())
+            if refund is None:
+                done.append("nothing to refund")
+            else:
+                done.append("refunded " + ", ".join(
+                    f"{entry.account} {_points(entry.amount)}" for entry in refund.entries.all()))
+        else:
+            done.append("no hand was running: nothing to void or refund")
+        return _log(operator=operator, kind=Kind.FORCE_CLOSE, reason=reason, targets=targets,
+                    outcome="; ".join(done))
 
 
-def hand_settlement_rerun(*, hand_id):
+def hand_settlement_rerun(*, hand_id, operator, reason):
     """Settle an ended hand now if it is not settled yet (games' idempotent settlement),
-    and make sure it is in the statistics. Returns True if settlement paid something now."""
+    and make sure it is in the statistics. Returns the OperatorAction (its outcome says
+    whether anything was paid now). Raises OperatorError (nothing changed) without the
+    permission or a reason, or for a hand that has not ended."""
+    _permission_check(operator, Kind.SETTLEMENT_RERUN)
+    reason = _reason_clean(reason)
     hand = Hand.objects.filter(pk=hand_id).first()
     if hand is None:
         raise OperatorError(f"there is no hand {hand_id}")
@@ -52,28 +106,81 @@ def hand_settlement_rerun(*, hand_id):
         paid = hand_settle(hand_id=hand_id)
         hand.refresh_from_db()
         hand_stats_record(hand=hand)
-    return paid
+        outcome = "settled now" if paid else "already settled, nothing paid"
+        return _log(operator=operator, kind=Kind.SETTLEMENT_RERUN, reason=reason,
+                    targets=[f"hand:{hand_id}"], outcome=outcome)
 
 
-def ledger_transaction_reverse(*, transaction_id, memo):
-    """Reverse one ledger transaction, at most once (key `reverse:<id>`); raises
-    accounts.services.LedgerError (nothing changed) if it cannot be reversed."""
+def ledger_transaction_reverse(*, transaction_id, operator, reason):
+    """Reverse one ledger transaction, at most once (key `reverse:<id>`). Returns the
+    OperatorAction. Raises OperatorError (nothing changed, nothing logged) without the
+    permission or a reason, for a reversal, for a transaction already reversed ("already
+    reversed"), and when an account has since spent what it would give back."""
+    _permission_check(operator, Kind.REVERSAL)
+    reason = _reason_clean(reason)
     original = LedgerTransaction.objects.filter(pk=transaction_id).first()
     if original is None:
         raise OperatorError(f"there is no transaction {transaction_id}")
     if original.kind == LedgerTransaction.Kind.REVERSAL:
         raise OperatorError("a reversal is not reversed again; post a new correction")
-    return accounts_services.ledger_reverse(transaction=original, key=f"reverse:{original.pk}",
-                                           memo=memo or f"operator reversal of {original.key}")
+    with transaction.atomic():
+        if LedgerTransaction.objects.filter(reverses=original).exists():
+            raise OperatorError(f"already reversed: {original.key} was reversed before; "
+                                "nothing was posted")
+        try:
+            reversal = accounts_services.ledger_reverse(
+                transaction=original, key=f"reverse:{original.pk}", memo=reason)
+        except accounts_services.AlreadyReversed:
+            raise OperatorError(f"already reversed: {original.key}; nothing was posted") from None
+        except accounts_services.LedgerError as error:
+            raise OperatorError(str(error)) from None
+        return _log(operator=operator, kind=Kind.REVERSAL, reason=reason,
+                    targets=[f"ledger_transaction:{original.pk}",
+                             f"ledger_transaction:{reversal.pk}"],
+                    outcome=f"reversed {original.key} by {reversal.key}")
 
 
-def sitting_ban_create(*, user, reason, ends_at, operator, starts_at=None):
-    """Ban `user` from sitting until `ends_at` (accounts.services keeps the ban; games
-    refuses to seat them). Raises OperatorError (nothing changed) when the reason is empty
-    or the end is not after the start."""
+def sitting_bans_create(*, users, reason, ends_at, operator, starts_at=None):
+    """Ban every one of `users` from sitting until `ends_at` (accounts.services keeps each
+    ban; games refuses to seat them), in one transaction and one log line. Returns the
+    OperatorAction. Raises OperatorError (nothing changed) without the permission, a
+    reason, a user, or an end after the start."""
+    _permission_check(operator, Kind.BAN)
     reason = _reason_clean(reason)
+    users = list(users)
+    if not users:
+        raise OperatorError("choose at least one player")
     starts_at = starts_at or timezone.now()
     if ends_at is None or ends_at <= starts_at:
         raise OperatorError("the ban must end after it starts")
-    return accounts_services.sitting_ban_create(user=user, reason=reason, starts_at=starts_at,
-                                                ends_at=ends_at, created_by=operator)
+    with transaction.atomic():
+        bans = [accounts_services.sitting_ban_create(user=user, reason=reason,
+                                                     starts_at=starts_at, ends_at=ends_at,
+                                                     created_by=operator)
+                for user in users]
+        names = ", ".join(str(user) for user in users)
+        return _log(operator=operator, kind=Kind.BAN, reason=reason,
+                    targets=[f"user:{u.pk}" for u in users]
+                    + [f"sitting_ban:{b.pk}" for b in bans],
+                    outcome=f"banned {names} from sitting until {ends_at:%Y-%m-%d %H:%M} UTC")
+
+
+def sitting_bans_lift(*, bans, operator, reason):
+    """End every one of `bans` now (the rows stay). Returns the OperatorAction. Raises
+    OperatorError (nothing changed) without the permission or a reason."""
+    _permission_check(operator, Kind.LIFT)
+    reason = _reason_clean(reason)
+    bans = list(bans)
+    if not bans:
+        raise OperatorError("choose at least one ban")
+    with transaction.atomic():
+        lifted = [ban for ban in bans if ban.lifted_at is None]
+        for ban in lifted:
+            accounts_services.sitting_ban_lift(ban=ban)
+        done = ["lifted the bans of " + ", ".join(str(ban.user) for ban in lifted)
+                if lifted else "nothing to lift"]
+        if len(lifted) < len(bans):
+            done.append("already lifted: " + ", ".join(str(ban.user) for ban in bans
+                                                       if ban not in lifted))
+        return _log(operator=operator, kind=Kind.LIFT, reason=reason,
+                    targets=[f"sitting_ban:{b.pk}" for b in bans], outcome="; ".join(done))

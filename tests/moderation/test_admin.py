@@ -1,7 +1,6 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.admin.models import LogEntry
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -10,10 +9,11 @@ from accounts.selectors import point_balance
 from accounts.services import ESCROW, ledger_post, system_account_get_or_create
 from accounts.models import SittingBan
 from accounts.selectors import sitting_ban_active
-from games.models import GameState, Hand, TableClosure
+from games.models import GameEvent, GameState, Hand, TableClosure
 from games.services import game_timer_fire
 from moderation.services import OperatorError, table_force_close
-from lobby.models import Seat
+from lobby.models import Seat, Table
+from moderation.models import OperatorAction
 from stats.models import ALL_VARIANTS, PlayerStats
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def _stake_escrowed(hand, users, amount=10):
                 reference=f"hand:{hand.pk}")
 
 
-def test_force_close_refunds_exactly_once(admin_client, running_hand):
+def test_force_close_refunds_exactly_once(admin_client, operator, running_hand):
     hand, table, users = running_hand
     before = [point_balance(user=u) for u in users]
     _stake_escrowed(hand, users)
@@ -44,12 +44,20 @@ def test_force_close_refunds_exactly_once(admin_client, running_hand):
     page = admin_client.post(url, form)
     assert page.status_code == 200 and b"reason" in page.content  # asks why first
     assert not TableClosure.objects.exists()
+    # The confirm page says what will be voided and refunded, per player.
+    page = page.content.decode()
+    assert f"hand 1 (id {hand.pk}) is running: it will be voided" in page
+    for user in users:
+        assert f"refund to {user}: +10" in page
     for _ in range(2):  # a double submit
-        response = admin_client.post(url, dict(form, apply="1", reason="stuck table"))
-        assert response.status_code == 302
+        response = admin_client.post(url, dict(form, apply="1", reason="stuck table"),
+                                     follow=True)
+        assert response.status_code == 200
+    assert "refunded" in response.content.decode() or "already closed" in response.content.decode()
     assert [point_balance(user=u) for u in users] == before
     assert LedgerTransaction.objects.filter(key=f"force_close:hand:{hand.pk}").count() == 1
-    table_force_close(table_id=table.pk, operator=None, reason="again")  # and a direct call
+    with pytest.raises(OperatorError, match="already closed"):  # and a direct call
+        table_force_close(table_id=table.pk, operator=operator, reason="again")
     assert [point_balance(user=u) for u in users] == before
     call_command("ledger_reconcile")  # raises CommandError on any mismatch
     hand.refresh_from_db()
@@ -59,8 +67,11 @@ def test_force_close_refunds_exactly_once(admin_client, running_hand):
     assert game.state is None and game.deadline is None and game.version == stale_version + 1
     assert not game_timer_fire(table_id=table.pk, version=stale_version)  # a stale timer
     assert TableClosure.objects.get(table=table).voided_hand_id == hand.pk
-    assert LogEntry.objects.filter(object_id=str(table.pk),
-                                   change_message__startswith="force-closed").count() == 1
+    logged = OperatorAction.objects.get()
+    assert (logged.operator, logged.kind, logged.reason) == (operator, "force_close", "stuck table")
+    assert logged.targets == [f"table:{table.pk}", f"hand:{hand.pk}"]
+    assert f"voided hand 1 (id {hand.pk})" in logged.outcome
+    assert all(f"{user} +10" in logged.outcome for user in users)
     # A voided hand counts in nobody's statistics and its replay still opens.
     assert not PlayerStats.objects.filter(user=users[0]).exists()
     assert admin_client.get(f"/api/v1/hands/{hand.pk}/replay/").status_code == 200
@@ -79,9 +90,12 @@ def test_force_close_settles_a_hand_that_had_ended(finished_hand, operator):
     hand, table, users = finished_hand(settle=False)
     assert not hand.settled
     before = [point_balance(user=u) for u in users]
-    closure = table_force_close(table_id=table.pk, operator=operator, reason="closing time")
+    action = table_force_close(table_id=table.pk, operator=operator, reason="closing time")
     hand.refresh_from_db()
-    assert closure.voided_hand is None and hand.settled and not hand.result.get("void")
+    assert TableClosure.objects.get(table=table).voided_hand is None
+    assert hand.settled and not hand.result.get("void")
+    assert action.outcome == f"closed table {table.pk}; no hand was running: nothing to void " \
+        "or refund"
     assert [point_balance(user=u) - b for u, b in zip(users, before)] == \
         [d * 10 for d in hand.result["deltas"]]
     assert PlayerStats.objects.get(user=users[0], variant="classic").hands_played == 1
@@ -94,20 +108,23 @@ def test_reverse_transaction_reconciles_and_happens_once(admin_client, finished_
     before = [point_balance(user=u) for u in users]
     url = "/admin/accounts/ledgertransaction/"
     form = {"action": "reverse_transaction", "_selected_action": [settle.pk], "apply": "1",
-            "memo": "dealt from a bad deck"}
+            "reason": "dealt from a bad deck"}
     assert admin_client.post(url, form).status_code == 302
     after = [point_balance(user=u) for u in users]
     assert [a - b for a, b in zip(after, before)] == [-d * 10 for d in hand.result["deltas"]]
     reversal = LedgerTransaction.objects.get(reverses=settle)
     assert reversal.key == f"reverse:{settle.pk}" and reversal.memo == "dealt from a bad deck"
     call_command("ledger_reconcile")
-    admin_client.post(url, form)  # again: the same key, nothing moves
+    again = admin_client.post(url, form, follow=True)  # again: refused, nothing written
+    assert "already reversed" in again.content.decode()
     assert [point_balance(user=u) for u in users] == after
+    assert LedgerTransaction.objects.filter(reverses=settle).count() == 1
     response = admin_client.post(url, dict(form, _selected_action=[reversal.pk]), follow=True)
     assert b"a reversal is not reversed again" in response.content
     assert [point_balance(user=u) for u in users] == after
-    assert LogEntry.objects.filter(object_id=str(settle.pk),
-                                   change_message__startswith="reversed by").exists()
+    logged = OperatorAction.objects.get()  # one reversal, one line: the refusals wrote none
+    assert logged.kind == "reversal" and logged.reason == "dealt from a bad deck"
+    assert logged.outcome == f"reversed {settle.key} by {reversal.key}"
     call_command("ledger_reconcile")
 
 
@@ -116,7 +133,8 @@ def test_rerun_settlement_pays_once_and_counts_stats(admin_client, finished_hand
     before = [point_balance(user=u) for u in users]
     url = "/admin/games/hand/"
     for _ in range(2):
-        response = admin_client.post(url, {"action": "rerun_settlement",
+        response = admin_client.post(url, {"action": "rerun_settlement", "apply": "1",
+                                           "reason": "stuck settlement",
                                            "_selected_action": [hand.pk]}, follow=True)
         assert response.status_code == 200
     hand.refresh_from_db()
@@ -125,41 +143,55 @@ def test_rerun_settlement_pays_once_and_counts_stats(admin_client, finished_hand
         [d * 10 for d in hand.result["deltas"]]
     assert PlayerStats.objects.get(user=users[0], variant=ALL_VARIANTS).hands_played == 1
     assert b"already settled, nothing paid" in response.content
-    messages = list(LogEntry.objects.filter(object_id=str(hand.pk))
-                    .values_list("change_message", flat=True))
-    assert sorted(messages) == ["settlement re-run: already settled, nothing paid",
-                                "settlement re-run: settled now"]
+    outcomes = list(OperatorAction.objects.filter(targets=[f"hand:{hand.pk}"])
+                    .order_by("pk").values_list("outcome", flat=True))
+    assert outcomes == ["settled now", "already settled, nothing paid"]
 
 
 def test_rerun_settlement_of_a_running_hand_is_refused(admin_client, running_hand):
     hand, table, users = running_hand
     response = admin_client.post("/admin/games/hand/", {"action": "rerun_settlement",
+                                                        "apply": "1", "reason": "try",
                                                         "_selected_action": [hand.pk]},
                                  follow=True)
     assert b"the hand has not ended" in response.content
-    assert not Hand.objects.get(pk=hand.pk).settled
+    assert not Hand.objects.get(pk=hand.pk).settled and not OperatorAction.objects.exists()
 
 
-def test_sitting_ban_from_the_admin(admin_client, make_user):
-    player = make_user()
+def test_several_players_banned_at_once_and_lifted(admin_client, operator, make_user):
+    players = [make_user() for _ in range(3)]
+    url = "/admin/accounts/user/"
+    form = {"action": "ban_from_sitting", "_selected_action": [p.pk for p in players[:2]]}
+    page = admin_client.post(url, form).content.decode()
+    default_end = (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%d")
+    assert f'value="{default_end}"' in page  # the end is filled in: a week from now
     ends = timezone.now() + timedelta(days=3)
-    response = admin_client.post("/admin/accounts/sittingban/add/", {
-        "user": player.pk, "reason": "escaped 5 hands", "ends_at_0": ends.strftime("%Y-%m-%d"),
-        "ends_at_1": ends.strftime("%H:%M:%S")})
-    assert response.status_code == 302
-    ban = SittingBan.objects.get(user=player)
-    assert ban.created_by is not None and ban.starts_at <= timezone.now()
-    assert sitting_ban_active(user=player) == ban
-    admin_client.post("/admin/accounts/sittingban/", {"action": "lift", "_selected_action": [ban.pk]})
-    assert sitting_ban_active(user=player) is None
-    assert LogEntry.objects.filter(object_id=str(ban.pk)).count() == 2  # added, lifted
+    admin_client.post(url, dict(form, apply="1", reason="escaped 5 hands",
+                                ends_at_0=ends.strftime("%Y-%m-%d"), ends_at_1="12:00:00"))
+    bans = list(SittingBan.objects.order_by("user_id"))
+    assert [b.user_id for b in bans] == [p.pk for p in players[:2]]
+    assert all(sitting_ban_active(user=p) for p in players[:2])
+    assert sitting_ban_active(user=players[2]) is None
+    admin_client.post("/admin/accounts/sittingban/", {
+        "action": "lift", "apply": "1", "reason": "appeal upheld",
+        "_selected_action": [bans[0].pk]})
+    assert sitting_ban_active(user=players[0]) is None and sitting_ban_active(user=players[1])
+    ban, lift = OperatorAction.objects.order_by("pk")
+    assert (ban.kind, ban.reason, lift.kind, lift.reason) == \
+        ("ban", "escaped 5 hands", "lift", "appeal upheld")
+    assert ban.targets[:2] == [f"user:{players[0].pk}", f"user:{players[1].pk}"]
+    assert lift.targets == [f"sitting_ban:{bans[0].pk}"] and lift.operator == operator
 
 
-def test_sitting_ban_in_the_past_is_refused(admin_client, make_user):
+def test_a_ban_in_the_past_is_refused_and_the_form_keeps_what_was_typed(admin_client,
+                                                                      make_user):
     player = make_user()
-    response = admin_client.post("/admin/accounts/sittingban/add/", {
-        "user": player.pk, "reason": "x", "ends_at_0": "2001-01-01", "ends_at_1": "00:00:00"})
-    assert response.status_code == 200 and b"the ban must end in the future" in response.content
+    response = admin_client.post("/admin/accounts/user/", {
+        "action": "ban_from_sitting", "_selected_action": [player.pk], "apply": "1",
+        "reason": "x", "ends_at_0": "2001-01-01", "ends_at_1": "00:00:00"})
+    page = response.content.decode()
+    assert response.status_code == 200 and "the ban must end in the future" in page
+    assert 'value="2001-01-01"' in page
     assert not SittingBan.objects.exists() and sitting_ban_active(user=player) is None
 
 
@@ -175,15 +207,17 @@ def test_repeated_escapers_are_flagged(admin_client, settled_rows, now):
     escaper = settled_rows.users[0]
     page = admin_client.get("/admin/accounts/user/?escaper=repeated").content.decode()
     assert escaper.username in page and settled_rows.users[1].username not in page
-    redirect = admin_client.post("/admin/accounts/user/", {"action": "ban_from_sitting",
-                                                           "_selected_action": [escaper.pk]})
-    assert redirect.status_code == 302 and f"user={escaper.pk}" in redirect["Location"]
+    form = admin_client.post("/admin/accounts/user/", {"action": "ban_from_sitting",
+                                                       "_selected_action": [escaper.pk]})
+    assert form.status_code == 200 and "Banned until" in form.content.decode()
 
 
 @pytest.mark.parametrize("url", [
     "/admin/lobby/table/", "/admin/games/hand/", "/admin/accounts/ledgertransaction/",
     "/admin/accounts/user/", "/admin/games/bot/", "/admin/accounts/sittingban/",
-    "/admin/games/tableclosure/", "/admin/stats/playerstats/", "/admin/accounts/sittingban/add/",
+    "/admin/games/tableclosure/", "/admin/stats/playerstats/", "/admin/moderation/operatoraction/",
+    "/admin/lobby/table/add/", "/admin/accounts/ledgerentry/", "/admin/games/gameevent/",
+    "/admin/games/gamestate/",
 ])
 def test_operator_pages_render(admin_client, settled_rows, make_user, url):
     make_user(is_bot=True)
@@ -196,3 +230,44 @@ def test_hand_page_links_to_its_events_and_replay(admin_client, finished_hand):
     assert f"?hand__id__exact={hand.pk}" in page and f"/hands/{hand.pk}/replay/" in page
     events = admin_client.get(f"/admin/games/gameevent/?hand__id__exact={hand.pk}")
     assert events.status_code == 200
+
+
+def test_a_table_made_in_the_admin_has_seats_and_a_game(admin_client):
+    from lobby.services import room_default_get_or_create
+
+    room = room_default_get_or_create()
+    form = {"room": room.pk, "name": "Operators' table", "variant": "point_bid",
+            "options": '{"decks": 1}', "turn_timeout": 30}
+    refused = admin_client.post("/admin/lobby/table/add/", dict(form, turn_timeout=1))
+    assert refused.status_code == 200 and not Table.objects.exists()
+    refused = admin_client.post("/admin/lobby/table/add/", dict(form, options='{"decks": 7}'))
+    assert refused.status_code == 200 and not Table.objects.exists()
+    assert admin_client.post("/admin/lobby/table/add/", form).status_code == 302
+    table = Table.objects.get()
+    assert (table.variant, table.options, table.turn_timeout, table.base_stake) == \
+        ("point_bid", {"decks": 1}, 30, None)
+    assert Seat.objects.filter(table=table).count() == 4
+    assert GameState.objects.get(table=table).phase == "waiting"
+
+
+def test_a_running_tables_rules_do_not_change_but_its_name_does(admin_client, running_hand):
+    hand, table, users = running_hand
+    url = f"/admin/lobby/table/{table.pk}/change/"
+    form = {"room": table.room_id, "name": table.name, "variant": table.variant,
+            "options": "{}", "turn_timeout": table.turn_timeout, "base_stake": 10,
+            "seats-TOTAL_FORMS": 4, "seats-INITIAL_FORMS": 4, "seats-MIN_NUM_FORMS": 0,
+            "seats-MAX_NUM_FORMS": 4}
+    form.update({f"seats-{n}-id": seat.pk for n, seat in
+                 enumerate(Seat.objects.filter(table=table).order_by("number"))})
+    form.update({f"seats-{n}-table": table.pk for n in range(4)})
+    version = GameState.objects.get(table=table).version
+    response = admin_client.post(url, dict(form, turn_timeout=60))
+    assert "change between hands" in response.content.decode()
+    table.refresh_from_db()
+    assert table.turn_timeout == 25 and GameState.objects.get(table=table).version == version
+    assert admin_client.post(url, dict(form, name="Renamed")).status_code == 302
+    table.refresh_from_db()
+    assert table.name == "Renamed" and table.turn_timeout == 25
+    game = GameState.objects.get(table=table)
+    assert game.version == version + 1 and game.phase == "play"
+    assert GameEvent.objects.filter(table=table, type="table_changed").count() == 1

@@ -1,0 +1,79 @@
+"""The game rows in the admin: a hand still being played shows only what a spectator sees."""
+
+import html
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from games.engine.cards import TOKENS
+from games.models import GameEvent, GameState
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(BJ|LJ|[SHCD](?:10|[2-9JQKA]))(?![A-Za-z0-9])")
+
+
+@pytest.fixture
+def viewer(make_user, client):
+    """A staff member who may only look at game states, hands and events."""
+    user = make_user()
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.user_permissions.set(Permission.objects.filter(
+        codename__in=["view_gamestate", "view_hand", "view_gameevent"]))
+    client.force_login(user)
+    return client
+
+
+def hidden_tokens(table):
+    """Cards nobody but their holder may know yet: every hand, the kitty, the deck not yet
+    dealt, less the cards made public by then (played, declared) - the socket tests' check."""
+    state = GameState.objects.get(table=table).state
+    dealt = sum(len(h) for h in state["hands"])
+    hidden = {TOKENS[c] for c in [*sum(state["hands"], []), *state["kitty"],
+                                  *state["deck"][dealt:]]}
+    public = set()
+    for payload in GameEvent.objects.filter(table=table, audience__isnull=True) \
+            .values_list("payload", flat=True):
+        public |= set(CARD.findall(str(payload)))
+    return hidden - public, state
+
+
+def test_a_live_game_state_hand_and_events_show_no_hidden_card(viewer, running_hand):
+    hand, table, users = running_hand
+    hidden, state = hidden_tokens(table)
+    assert len(hidden) > 20
+    pages = [f"/admin/games/gamestate/{table.pk}/change/", f"/admin/games/hand/{hand.pk}/change/"]
+    pages += [f"/admin/games/gameevent/{pk}/change/" for pk in
+              GameEvent.objects.filter(table=table, type__in=["dealt", "kitty", "buried"])
+              .values_list("pk", flat=True)[:30]]
+    for url in pages:
+        response = viewer.get(url)
+        assert response.status_code == 200, url
+        page = html.unescape(response.content.decode())
+        assert not set(CARD.findall(page)) & hidden, url
+        assert state["seed"] not in page and '"hands"' not in page and '"deck"' not in page
+    # What it does show is the spectators' view: the trick being played, the counts.
+    page = html.unescape(viewer.get(pages[0]).content.decode())
+    assert "what a spectator sees" in page and '"counts"' in page
+
+
+def test_an_ended_hand_shows_everything(viewer, finished_hand):
+    hand, table, users = finished_hand()
+    page = html.unescape(viewer.get(f"/admin/games/gamestate/{table.pk}/change/").content.decode())
+    assert hand.seed in page and '"kitty"' in page
+    dealt = GameEvent.objects.filter(table=table, type="dealt").first()
+    page = html.unescape(viewer.get(f"/admin/games/gameevent/{dealt.pk}/change/").content.decode())
+    assert dealt.payload["card"] in CARD.findall(page)
+    page = viewer.get(f"/admin/games/hand/{hand.pk}/change/").content.decode()
+    assert hand.seed in page and hand.deal_commitment in page
+
+
+def test_the_view_only_staff_member_changes_nothing(viewer, running_hand):
+    hand, table, users = running_hand
+    for url in ("/admin/games/gamestate/add/", f"/admin/games/hand/{hand.pk}/delete/"):
+        assert viewer.get(url).status_code == 403
+    response = viewer.post(f"/admin/games/gamestate/{table.pk}/change/", {"phase": "end"})
+    assert response.status_code == 403
+    assert GameState.objects.get(table=table).phase == "play"
