@@ -3,7 +3,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan
+from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan, User
 
 
 def point_balance(*, user):
@@ -19,6 +19,20 @@ def ledger_entries_of(*, user):
 def ledger_history(*, user, limit=20):
     """The user's latest ledger entries, newest first, with their transactions."""
     return list(ledger_entries_of(user=user)[:limit])
+
+
+def ledger_last_at(*, user):
+    """When the user's balance last moved (their newest ledger entry), or None."""
+    return (LedgerEntry.objects.filter(account__user=user).order_by("-id")
+            .values_list("transaction__created_at", flat=True).first())
+
+
+def players_by_name(*, text):
+    """Active players whose display name or username contains `text` (any case), by
+    display name."""
+    return (User.objects.filter(is_active=True)
+            .filter(Q(display_name__icontains=text) | Q(username__icontains=text))
+            .order_by("display_name", "pk"))
 
 
 def api_token_of(*, user):

@@ -11,6 +11,7 @@ from accounts.models import LedgerEntry, LedgerTransaction
 from games.variants import variant_ids
 from games.models import HandPlayer
 from lobby.models import Table
+from moderation.models import OperatorAction
 
 
 def variant_choices():
@@ -64,3 +65,14 @@ class LedgerFilter(django_filters.FilterSet):
     class Meta:
         model = LedgerEntry
         fields = ["kind", "created_after", "created_before"]
+
+
+class OperatorActionFilter(django_filters.FilterSet):
+    kind = django_filters.ChoiceFilter(choices=OperatorAction.Kind.choices)
+    operator = django_filters.NumberFilter(field_name="operator_id")
+    created_after = UtcIsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    created_before = UtcIsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+
+    class Meta:
+        model = OperatorAction
+        fields = ["kind", "operator", "created_after", "created_before"]

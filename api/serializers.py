@@ -42,11 +42,13 @@ class PlayerSerializer(serializers.Serializer):
 
 
 class BalanceRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="place on the leaderboard, from 1")
     player = PlayerBriefSerializer(source="user")
     balance = serializers.IntegerField()
 
 
 class WinRateRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="place on the leaderboard, from 1")
     player = PlayerBriefSerializer(source="user")
     variant = serializers.CharField()
     hands_played = serializers.IntegerField()
@@ -109,18 +111,46 @@ class HandSerializer(serializers.Serializer):
     base_stake = serializers.IntegerField()
     dealer = serializers.IntegerField(allow_null=True)
     trump = serializers.CharField()
-    levels_before = serializers.ListField(child=serializers.JSONField())
-    levels_after = serializers.ListField(child=serializers.JSONField(), allow_null=True)
+    levels_before = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text="each team's level when the hand started: [seats 0 and 2, seats 1 and 3]")
+    levels_after = serializers.ListField(
+        child=serializers.JSONField(), allow_null=True,
+        help_text="each team's level after the hand, in the same order (null: no result)")
     defender_points = serializers.IntegerField(allow_null=True)
     escaped_seat = serializers.IntegerField(allow_null=True)
     void = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
+    winning_seats = serializers.SerializerMethodField()
+    levels_advanced = serializers.SerializerMethodField()
+    deal_commitment = serializers.CharField(
+        help_text="SHA-256 (hex) of the deal's seed, published when the hand was dealt")
+    seed = serializers.CharField(help_text="the deal's seed, revealed when the hand ended")
     settled = serializers.BooleanField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField()
     players = HandPlayerSerializer(many=True)
 
+    def _result(self, hand):
+        return hand.result or {}
+
     def get_void(self, hand) -> bool:
-        return bool(hand.result and hand.result.get("void"))
+        return bool(self._result(hand).get("void"))
+
+    @extend_schema_field(serializers.ChoiceField(choices=["dealer", "defenders"],
+                                                 allow_null=True))
+    def get_winner(self, hand):
+        """The side that won: the dealer's ("dealer") or the defenders'; null after an
+        escape or a void."""
+        return self._result(hand).get("winner")
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_winning_seats(self, hand):
+        return [seat for seat, delta in enumerate(self._result(hand).get("deltas") or [])
+                if delta > 0]
+
+    def get_levels_advanced(self, hand) -> int:
+        return int(self._result(hand).get("advance") or 0)
 
 
 class HistoryRowSerializer(serializers.Serializer):
@@ -157,3 +187,14 @@ class LedgerEntrySerializer(serializers.Serializer):
     reference = serializers.CharField(source="transaction.reference")
     memo = serializers.CharField(source="transaction.memo")
     created_at = serializers.DateTimeField(source="transaction.created_at")
+
+
+class OperatorActionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    operator = PlayerBriefSerializer()
+    kind = serializers.CharField(help_text="force_close, settlement_rerun, reversal, ban or lift")
+    reason = serializers.CharField()
+    targets = serializers.ListField(child=serializers.CharField(),
+                                    help_text='what was acted on, as "<thing>:<id>"')
+    outcome = serializers.CharField()
+    created_at = serializers.DateTimeField()

@@ -1,5 +1,5 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from api import views
@@ -7,11 +7,12 @@ from api import views
 app_name = "api"
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", views.SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("redoc/", views.RedocView.as_view(url_name="api:schema"), name="redoc"),
     # Programs trade a username and password for their token here (or copy it from /api/token/).
     path("auth/token/", obtain_auth_token, name="token_obtain"),
+    path("players/", views.PlayerSearchView.as_view(), name="players"),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<int:pk>/stats/", views.PlayerStatsView.as_view(), name="player_stats"),
     path("players/<int:pk>/hands/", views.PlayerHistoryView.as_view(), name="player_hands"),
@@ -25,5 +26,7 @@ urlpatterns = [
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("hands/<int:pk>/", views.HandDetailView.as_view(), name="hand"),
     path("hands/<int:pk>/replay/", views.HandReplayView.as_view(), name="hand_replay"),
+    path("me/", views.MeView.as_view(), name="me"),
     path("me/ledger/", views.MyLedgerView.as_view(), name="my_ledger"),
+    path("operator-actions/", views.OperatorActionListView.as_view(), name="operator_actions"),
 ]

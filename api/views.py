@@ -1,19 +1,24 @@
-"""The REST API (/api/v1/): thin views over the selectors of games, stats and accounts."""
+"""The REST API (/api/v1/): thin views over the selectors of games, stats, accounts and
+moderation (the operators' log, for staff)."""
+
+from urllib.parse import quote
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.http import http_date
 from django_filters import rest_framework as dj_filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 from rest_framework import generics
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from accounts.models import User
-from accounts.selectors import ledger_entries_of
+from accounts.selectors import ledger_entries_of, ledger_last_at, players_by_name
 from api import filters
 from api import serializers as out
 from games.replay import replay_build
@@ -26,6 +31,7 @@ from games.selectors import (
     tables_open,
 )
 from games.variants import variant_ids
+from moderation.selectors import operator_actions
 from stats.models import ALL_VARIANTS
 from stats.selectors import (
     leaderboard_balance,
@@ -33,12 +39,6 @@ from stats.selectors import (
     leaderboard_win_rate,
     player_stats_list,
 )
-
-
-class Pages(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 def _whole_number(params, name, *, default, low, high):
@@ -50,15 +50,53 @@ def _whole_number(params, name, *, default, low, high):
     return int(raw)
 
 
-class RankPages(PageNumberPagination):
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema. Its download name says the title, which is not ASCII: RFC 6266
+    gives such a name as filename* (UTF-8, percent-encoded) after an ASCII fallback."""
+
+    def _get_schema_response(self, request):
+        response = super()._get_schema_response(request)
+        name = self._get_filename(request, None)
+        suffix = name.rsplit(".", 1)[-1]
+        response["Content-Disposition"] = (f'inline; filename="tractor-api.{suffix}"; '
+                                           f"filename*=UTF-8''{quote(name)}")
+        return response
+
+
+class RedocView(SpectacularRedocView):
+    """Redoc with every file from this server: the stock page loads its fonts from a CDN."""
+
+    template_name = "api/redoc.html"
+
+
+class Pages(PageNumberPagination):
+    """Numbered pages. A page or page_size that is not a whole number in range is a 400
+    that names it, like every other bad parameter (DRF answers 404 for one and ignores
+    the other)."""
+
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+    def get_page_size(self, request):
+        return _whole_number(request.query_params, self.page_size_query_param,
+                             default=self.page_size, low=1, high=self.max_page_size)
+
+    def paginate_queryset(self, queryset, request, view=None):
+        _whole_number(request.query_params, self.page_query_param, default=1, low=1,
+                      high=10**9)
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except NotFound:
+            raise ValidationError({self.page_query_param: "past the last page"}) from None
+
+
+class RankPages(Pages):
     """Pages of a leaderboard, the top MAX_RANK players only and without a total count:
     COUNT(*) over every ranked player costs more than a page read off the index, and a
     page 5,000 places down cost ~10× the first one at a million hands (bench/api_stats.py).
     `next` is set when one more row than the page exists."""
 
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
     MAX_RANK = 1000
 
     def paginate_queryset(self, queryset, request, view=None):
@@ -70,6 +108,8 @@ class RankPages(PageNumberPagination):
         start = (self.number - 1) * size
         rows = list(queryset[start:start + size + 1])
         self.has_next = len(rows) > size and self.number < last_page
+        for place, row in enumerate(rows[:size], start=start + 1):
+            row.rank = place
         return rows[:size]
 
     def get_paginated_response(self, data):
@@ -130,6 +170,24 @@ def _player_get(pk):
                              is_active=True)
 
 
+def _caching(response, *, last_modified=None, cache_control="public, no-cache"):
+    """Headers for conditional GET: `Last-Modified` here, the `ETag` (a hash of the body)
+    and the 304 answer are Django's ConditionalGetMiddleware's. no-cache: a cache may keep
+    the answer but asks again each time (and gets a 304 while nothing changed)."""
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified.timestamp())
+    response["Cache-Control"] = cache_control
+    return response
+
+
+def _player_modified(player, stats):
+    """When anything the player resources show last changed: the newest of joining, the
+    last ledger entry (the balance) and the last counted hand."""
+    moments = [player.date_joined, ledger_last_at(user=player)]
+    moments += [row.last_hand_at for row in stats]
+    return max(moment for moment in moments if moment is not None)
+
+
 class HandInProgressError(PermissionDenied):
     default_detail = "the hand is still being played; it is public once it has ended"
     default_code = "hand_in_progress"
@@ -168,7 +226,8 @@ class PlayerDetailView(generics.GenericAPIView):
     def get(self, request, pk):
         player = _player_get(pk)
         stats = player_stats_list(user=player)
-        return Response(out.PlayerSerializer(player, context={"stats": stats}).data)
+        return _caching(Response(out.PlayerSerializer(player, context={"stats": stats}).data),
+                        last_modified=_player_modified(player, stats))
 
 
 @extend_schema(tags=["players"], responses=out.PlayerStatsSerializer(many=True))
@@ -181,7 +240,9 @@ class PlayerStatsView(generics.GenericAPIView):
 
     def get(self, request, pk):
         player = _player_get(pk)
-        return Response(out.PlayerStatsSerializer(player_stats_list(user=player), many=True).data)
+        stats = player_stats_list(user=player)
+        return _caching(Response(out.PlayerStatsSerializer(stats, many=True).data),
+                        last_modified=_player_modified(player, stats))
 
 
 @extend_schema(tags=["players"])
@@ -285,10 +346,13 @@ class HandDetailView(generics.GenericAPIView):
     403 while the hand is being played."""
 
     permission_classes = [AllowAny]
+    may_refuse = True  # 403 hand_in_progress (the schema says so)
     serializer_class = out.HandSerializer
 
     def get(self, request, pk):
-        return Response(out.HandSerializer(_hand_finished_or_error(pk)).data)
+        hand = _hand_finished_or_error(pk)
+        return _caching(Response(out.HandSerializer(hand).data),
+                        last_modified=hand.settled_at or hand.ended_at)
 
 
 @extend_schema(tags=["hands"])
@@ -297,6 +361,7 @@ class HandReplayView(generics.GenericAPIView):
     403 while the hand is being played."""
 
     permission_classes = [AllowAny]
+    may_refuse = True  # 403 hand_in_progress (the schema says so)
     serializer_class = out.ReplaySerializer
     throttle_scope = "replay"
 
@@ -304,14 +369,25 @@ class HandReplayView(generics.GenericAPIView):
         hand = _hand_finished_or_error(pk)
         events = hand_replay_events(hand=hand)
         replay = replay_build(events)
-        return Response(out.ReplaySerializer({
+        return _caching(Response(out.ReplaySerializer({
             "hand": hand, "result": replay["result"], "deal": replay["hands"],
             "kitty": replay["kitty"], "tricks": replay["tricks"], "events": events,
-        }).data)
+        }).data), last_modified=hand.settled_at or hand.ended_at)
+
+
+class PrivateCaching:
+    """Answers for one user only: no shared cache keeps them."""
+
+    cache_control = "private, no-cache"
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Cache-Control"] = self.cache_control
+        return response
 
 
 @extend_schema(tags=["me"])
-class MyLedgerView(generics.ListAPIView):
+class MyLedgerView(PrivateCaching, generics.ListAPIView):
     """The signed-in player's own ledger entries, newest first."""
 
     permission_classes = [IsAuthenticated]
@@ -328,3 +404,55 @@ class MyLedgerView(generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return ledger_entries_of(user=None).none()
         return ledger_entries_of(user=self.request.user)
+
+
+@extend_schema(tags=["players"], parameters=[
+    OpenApiParameter("search", str, description="part of a display name or username "
+                                                "(2 to 32 characters, any case)"),
+])
+class PlayerSearchView(PublicListView):
+    """Players whose display name or username contains `search`, by display name."""
+
+    serializer_class = out.PlayerBriefSerializer
+    filter_backends = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return players_by_name(text="")
+        text = self.request.query_params.get("search", "").strip()
+        if not 2 <= len(text) <= 32:
+            raise ValidationError({"search": "2 to 32 characters of a name"})
+        return players_by_name(text=text)
+
+
+@extend_schema(tags=["me"])
+class MeView(generics.GenericAPIView):
+    """The signed-in player's own profile: the same as players/<id>/, for whoever the
+    session or token belongs to."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = out.PlayerSerializer
+
+    def get(self, request):
+        player = _player_get(request.user.pk)
+        stats = player_stats_list(user=player)
+        return _caching(Response(out.PlayerSerializer(player, context={"stats": stats}).data),
+                        last_modified=_player_modified(player, stats),
+                        cache_control="private, no-cache")
+
+
+@extend_schema(tags=["operators"])
+class OperatorActionListView(PrivateCaching, generics.ListAPIView):
+    """The operators' log: who did what, to which objects, why and when, newest first.
+    Staff only."""
+
+    permission_classes = [IsAdminUser]
+    pagination_class = Pages
+    serializer_class = out.OperatorActionSerializer
+    filter_backends = [dj_filters.DjangoFilterBackend]
+    filterset_class = filters.OperatorActionFilter
+
+    cache_control = "private, no-store"
+
+    def get_queryset(self):
+        return operator_actions()

@@ -7,9 +7,10 @@ from stats.models import ALL_VARIANTS, PlayerStats
 
 
 def _unranked_users():
-    """Bots and deactivated users: few, so NOT IN (...) is a hashed set the index scan
-    checks row by row, where a join to every ranked user would cost more than the page."""
-    return User.objects.filter(Q(is_bot=True) | Q(is_active=False)).values("pk")
+    """Bots, staff and deactivated users: few, so NOT IN (...) is a hashed set the index
+    scan checks row by row, where a join to every ranked user would cost more than the
+    page. Staff accounts play for tests and support, not for a place on a public board."""
+    return User.objects.filter(Q(is_bot=True) | Q(is_staff=True) | Q(is_active=False)).values("pk")
 
 
 def player_stats_list(*, user):
@@ -21,7 +22,7 @@ def player_stats_list(*, user):
 def leaderboard_win_rate(*, variant=ALL_VARIANTS, min_hands=1):
     """Players by win rate (ties: more hands first) with at least `min_hands` hands.
 
-    Walks the (variant, -win_rate, -hands_played, user) index; bots are left out. The
+    Walks the (variant, -win_rate, -hands_played, user) index; bots and staff are left out. The
     page's users are fetched afterwards (prefetch), so a deep page joins only its own rows.
     """
     return (
@@ -33,7 +34,7 @@ def leaderboard_win_rate(*, variant=ALL_VARIANTS, min_hands=1):
 
 
 def leaderboard_points(*, variant=ALL_VARIANTS):
-    """Players by points won in `variant` (bots left out)."""
+    """Players by points won in `variant` (bots and staff left out)."""
     return (
         PlayerStats.objects.filter(variant=variant)
         .exclude(user_id__in=_unranked_users())
@@ -43,7 +44,7 @@ def leaderboard_points(*, variant=ALL_VARIANTS):
 
 
 def leaderboard_balance():
-    """Players' point accounts by balance (system accounts and bots left out)."""
+    """Players' point accounts by balance (system accounts, bots and staff left out)."""
     return (
         PointAccount.objects.filter(user__isnull=False)
         .exclude(user_id__in=_unranked_users())

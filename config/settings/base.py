@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    "corsheaders",
     "accounts",
     "lobby",
     "games",
@@ -46,6 +47,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Browser clients on other origins (CORS_ALLOWED_ORIGINS); before anything that answers.
+    "corsheaders.middleware.CorsMiddleware",
+    # Under /api/: every error in one JSON shape, the rate-limit headers.
+    "api.errors.ApiErrorMiddleware",
+    # ETag on every GET answer and 304 for a client that already has it.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -143,7 +150,9 @@ REST_FRAMEWORK = {
         "api.throttles.AnonScopedThrottle",
         "api.throttles.UserScopedThrottle",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ErrorDocumentingAutoSchema",
+    # One error shape: {"error": {"code", "message", "fields"}} (api.errors).
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
     # Proxies in front of daphne: the per-IP limits take the client's address from
     # X-Forwarded-For this many hops back (0: the connection's address, no proxy).
     "NUM_PROXIES": env_int("API_NUM_PROXIES", 0),
@@ -161,6 +170,12 @@ API_THROTTLE_RATES = {
     "user_replay": env_str("API_THROTTLE_USER_REPLAY", "120/min"),
     "user_ledger": env_str("API_THROTTLE_USER_LEDGER", "120/min"),
 }
+# Browser clients served from other origins that may call the API (CORS), e.g.
+# CORS_ALLOWED_ORIGINS=https://stats.example.org,https://app.example.org; none by default.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_EXPOSE_HEADERS = ["ETag", "Last-Modified", "Retry-After", "X-RateLimit-Limit",
+                       "X-RateLimit-Remaining", "X-RateLimit-Reset"]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tractor (升级) platform API",
     "DESCRIPTION": "Players, statistics, leaderboards, live tables, hand history and replays.",
@@ -170,6 +185,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Nothing from another host: no validator badge, system fonts instead of web fonts.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {
+        "fontFamily": "system-ui, -apple-system, 'Segoe UI', sans-serif",
+        "headings": {"fontFamily": "system-ui, -apple-system, 'Segoe UI', sans-serif"},
+        "code": {"fontFamily": "ui-monospace, Menlo, Consolas, monospace"},
+    }}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.variant_enums",

@@ -7,10 +7,12 @@ from games.services import hand_stats_record
 pytestmark = pytest.mark.django_db
 
 
-def test_balance_leaderboard_leaves_out_bots_and_system_accounts(api, settled_rows, make_user):
+def test_balance_leaderboard_leaves_out_bots_staff_and_system_accounts(api, settled_rows,
+                                                                       make_user, operator):
     make_user(is_bot=True)
     body = api.get("/api/v1/leaderboards/balance/").json()
     assert len(body["results"]) == 4 and body["next"] is None
+    assert operator.pk not in [r["player"]["id"] for r in body["results"]]
     balances = [r["balance"] for r in body["results"]]
     assert balances == sorted(balances, reverse=True)
     assert all(not r["player"]["is_bot"] for r in body["results"])
@@ -56,4 +58,22 @@ def test_leaderboard_pages_without_a_count(api, settled_rows, make_user):
     # Leaderboards rank the top 1000: page 51 of 20 is past it.
     assert api.get("/api/v1/leaderboards/balance/?page=50").status_code == 200
     refused = api.get("/api/v1/leaderboards/balance/?page=51")
-    assert refused.status_code == 400 and "1 to 50" in refused.json()["page"]
+    assert refused.status_code == 400 and "1 to 50" in refused.json()["error"]["fields"]["page"][0]
+
+
+def test_rows_carry_their_rank_across_pages(api, settled_rows, make_user):
+    for _ in range(3):
+        make_user()
+    first = api.get("/api/v1/leaderboards/balance/?page_size=3").json()
+    second = api.get("/api/v1/leaderboards/balance/?page_size=3&page=2").json()
+    assert [r["rank"] for r in first["results"] + second["results"]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_staff_are_off_the_statistics_leaderboards(api, settled_rows, now):
+    hand_stats_record(hand=settled_rows(number=1, ended_at=now))
+    staff = settled_rows.users[0]
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    for board in ("win-rate/?min_hands=1", "points/"):
+        ids = [r["player"]["id"] for r in api.get(f"/api/v1/leaderboards/{board}").json()["results"]]
+        assert len(ids) == 3 and staff.pk not in ids

@@ -59,9 +59,9 @@ def test_history_pagination(api, settled_rows, now):
     assert numbers == list(range(25, 15, -1))  # newest hand first
     last = api.get(f"/api/v1/players/{player}/hands/?page_size=10&page=3").json()
     assert len(last["results"]) == 5 and last["next"] is None
-    assert api.get(f"/api/v1/players/{player}/hands/?page=9").status_code == 404
-    capped = api.get(f"/api/v1/players/{player}/hands/?page_size=1000").json()
-    assert len(capped["results"]) == 25
+    past = api.get(f"/api/v1/players/{player}/hands/?page=9")
+    assert past.status_code == 400 and list(past.json()["error"]["fields"]) == ["page"]
+    assert api.get(f"/api/v1/players/{player}/hands/?page_size=100").json()["count"] == 25
 
 
 def test_history_filters_and_ordering(api, settled_rows, now):
@@ -117,3 +117,14 @@ def test_stats_backfill_counts_settled_hands_once(finished_hand):
     call_command("stats_backfill")
     call_command("stats_backfill")
     assert PlayerStats.objects.get(user=users[0], variant="classic").hands_played == 1
+
+
+def test_players_are_found_by_part_of_their_name(api, make_user):
+    alice = make_user(username="alice", display_name="Alice Wong")
+    make_user(username="bob", display_name="Bob")
+    bot = make_user(username="bot-1", display_name="Bot Alicia", is_bot=True)
+    body = api.get("/api/v1/players/?search=ALI").json()
+    assert [(r["id"], r["display_name"], r["is_bot"]) for r in body["results"]] == \
+        [(alice.pk, "Alice Wong", False), (bot.pk, "Bot Alicia", True)]
+    assert body["count"] == 2
+    assert api.get("/api/v1/players/?search=nobody").json()["results"] == []

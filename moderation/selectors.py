@@ -1,0 +1,8 @@
+"""Reads of the operators' log (the admin lists it; the API exports it to staff)."""
+
+from moderation.models import OperatorAction
+
+
+def operator_actions():
+    """Every operator action, newest first, with its operator."""
+    return OperatorAction.objects.select_related("operator").order_by("-created_at", "-pk")
