@@ -34,14 +34,16 @@ class PointAccount(models.Model):
         blank=True,
         related_name="point_account",
     )
-    code = models.CharField(max_length=32, unique=True, null=True, blank=True)
-    balance = models.BigIntegerField(default=0)
+    code = models.CharField(_("code"), max_length=32, unique=True, null=True, blank=True)
+    balance = models.BigIntegerField(_("balance"), default=0)
     # The lowest balance allowed; None for system accounts, which may go negative
     # (the house is negative by every point it has ever granted).
-    floor = models.BigIntegerField(null=True, blank=True, default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    floor = models.BigIntegerField(_("floor"), null=True, blank=True, default=0)
+    created_at = models.DateTimeField(_("opened"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("point account")
+        verbose_name_plural = _("point accounts")
         constraints = [
             models.CheckConstraint(
                 name="point_account_user_xor_code",
@@ -92,16 +94,21 @@ class LedgerTransaction(AppendOnlyModel):
         ESCAPE = "escape", _("Escape penalty")
         REVERSAL = "reversal", _("Reversal")
 
-    key = models.CharField(max_length=200, unique=True)
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(_("key"), max_length=200, unique=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     # What the points moved for, as "<thing>:<id>": "hand:12", "table:3", "user:7" (a grant).
-    reference = models.CharField(max_length=100)
-    memo = models.CharField(max_length=200, blank=True)
+    reference = models.CharField(_("reference"), max_length=100)
+    memo = models.CharField(_("memo"), max_length=200, blank=True)
     # Corrections are new transactions that undo an old one, at most once.
     reverses = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by",
+        verbose_name=_("reverses"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("ledger transaction")
+        verbose_name_plural = _("ledger transactions")
 
     def __str__(self):
         return self.key
@@ -109,12 +116,16 @@ class LedgerTransaction(AppendOnlyModel):
 
 class LedgerEntry(AppendOnlyModel):
     transaction = models.ForeignKey(
-        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries",
+        verbose_name=_("transaction"),
     )
-    account = models.ForeignKey(PointAccount, on_delete=models.PROTECT, related_name="entries")
-    amount = models.BigIntegerField()
+    account = models.ForeignKey(PointAccount, on_delete=models.PROTECT, related_name="entries",
+                                verbose_name=_("account"))
+    amount = models.BigIntegerField(_("amount"))
 
     class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
         constraints = [
             models.CheckConstraint(name="ledger_entry_amount_nonzero", condition=~Q(amount=0)),
         ]
@@ -135,16 +146,19 @@ class SittingBan(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sitting_bans"
     )
-    reason = models.CharField(max_length=200)
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    lifted_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"))
+    lifted_at = models.DateTimeField(_("lifted"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+        verbose_name=_("banned by"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("sitting ban")
+        verbose_name_plural = _("sitting bans")
         indexes = [models.Index(fields=["user", "-ends_at"], name="sitting_ban_user")]
         constraints = [
             models.CheckConstraint(name="sitting_ban_ends_after_start",

@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from django.utils.translation import gettext_lazy as _
+
 from accounts.models import User
 
 
@@ -30,6 +32,10 @@ class GameState(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timer_kind = models.CharField(max_length=16, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("game state")
+        verbose_name_plural = _("game states")
 
     def __str__(self):
         return f"game of {self.table_id} v{self.version}"
@@ -60,6 +66,8 @@ class Hand(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_unique_number"),
         ]
@@ -88,10 +96,15 @@ class HandPlayer(models.Model):
     points = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player of a hand")
+        verbose_name_plural = _("players of hands")
         constraints = [
             models.UniqueConstraint(fields=["hand", "seat"], name="hand_player_unique_seat"),
         ]
         indexes = [models.Index(fields=["user", "-hand"], name="hand_player_user_recent")]
+
+    def __str__(self):
+        return f"{self.user} in seat {self.seat} of hand {self.hand_id}"
 
 
 class GameEvent(models.Model):
@@ -112,6 +125,8 @@ class GameEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="game_event_unique_seq"),
         ]
@@ -141,6 +156,10 @@ class TableClosure(models.Model):
                                     related_name="+")
     closed_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("table closure")
+        verbose_name_plural = _("table closures")
+
     def __str__(self):
         return f"table {self.table_id} closed"
 
@@ -151,3 +170,5 @@ class Bot(User):
 
     class Meta:
         proxy = True
+        verbose_name = _("bot")
+        verbose_name_plural = _("bots")

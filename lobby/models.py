@@ -10,6 +10,10 @@ class Room(models.Model):
     name = models.CharField(_("name"), max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+
     def __str__(self):
         return self.name
 
@@ -22,21 +26,27 @@ class Table(models.Model):
     games.GameState row: every change locks that row first.
     """
 
-    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables",
+                             verbose_name=_("room"))
     name = models.CharField(_("name"), max_length=64, blank=True)
     variant = models.CharField(_("variant"), max_length=32)
     # The variant's table options (its descriptor's, checked and with defaults filled in),
     # handed to the engine, e.g. {"decks": 2}.
-    options = models.JSONField(default=dict, blank=True)
+    options = models.JSONField(_("options"), default=dict, blank=True)
     base_stake = models.PositiveIntegerField(_("base stake"), null=True, blank=True)
     # Seconds a player has for a play turn (P4).
     turn_timeout = models.PositiveIntegerField(_("turn timeout"), default=25)
     # Open spectator sockets; a counter, not a lock-guarded fact (it only feeds the lobby).
-    spectators = models.PositiveIntegerField(default=0)
+    spectators = models.PositiveIntegerField(_("spectators"), default=0)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self):
         return self.name or f"Table {self.pk}"
@@ -58,6 +68,8 @@ class Seat(models.Model):
     ready = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),

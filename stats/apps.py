@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class StatsConfig(AppConfig):
     name = "stats"
-    verbose_name = "Statistics"
+    verbose_name = _("Statistics")

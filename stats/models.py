@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 # The PlayerStats row that sums a player's hands over every variant.
 ALL_VARIANTS = "all"
@@ -35,7 +36,8 @@ class PlayerStats(models.Model):
     last_hand_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "player stats"
+        verbose_name = _("player statistics")
+        verbose_name_plural = _("player statistics")
         constraints = [
             models.UniqueConstraint(fields=["user", "variant"], name="player_stats_unique"),
         ]
@@ -66,3 +68,7 @@ class RecordedHand(models.Model):
 
     hand_id = models.BigIntegerField(primary_key=True)
     recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("counted hand")
+        verbose_name_plural = _("counted hands")

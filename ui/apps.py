@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class UiConfig(AppConfig):
     name = "ui"
-    verbose_name = "Browser pages"
+    verbose_name = _("Browser pages")

@@ -271,3 +271,30 @@ def test_a_running_tables_rules_do_not_change_but_its_name_does(admin_client, ru
     game = GameState.objects.get(table=table)
     assert game.version == version + 1 and game.phase == "play"
     assert GameEvent.objects.filter(table=table, type="table_changed").count() == 1
+
+
+def test_every_model_has_a_readable_name_in_both_languages(admin_client):
+    from django.apps import apps
+    from django.utils import translation
+
+    ours = [m for m in apps.get_models()
+            if m._meta.app_label in {"accounts", "lobby", "games", "stats", "moderation"}]
+    assert len(ours) >= 15
+    for model in ours:
+        opts = model._meta
+        with translation.override("en"):
+            english = str(opts.verbose_name_plural)
+        with translation.override("zh-hans"):
+            chinese = str(opts.verbose_name_plural)
+        assert not english.endswith("ys") and "object" not in english, model
+        assert chinese != english or model.__name__ == "User", model
+    page = admin_client.get("/admin/").content.decode()
+    assert "Ledger entries" in page and "Ledger entrys" not in page
+    page = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "流水分录" in page
+
+
+def test_a_hand_player_reads_as_who_sat_where(finished_hand):
+    hand, table, users = finished_hand()
+    player = hand.players.get(seat=2)
+    assert str(player) == f"{users[2]} in seat 2 of hand {hand.pk}"

@@ -34,6 +34,16 @@ def test_replay_page_steps_through_tricks(client, finished_hand):
     assert client.get("/static/ui/replay.js").status_code == 200
 
 
+def test_replay_page_says_how_to_verify_the_deal(client, finished_hand):
+    import hashlib
+
+    hand, table, users = finished_hand()
+    page = client.get(f"/hands/{hand.pk}/replay/").content.decode()
+    assert "Verify this deal" in page and f"manage.py verify_deal {hand.pk}" in page
+    assert hand.deal_commitment in page and hand.seed in page
+    assert hashlib.sha256(hand.seed.encode()).hexdigest() == hand.deal_commitment
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
 def test_replay_script_steps_trick_by_trick(finished_hand, tmp_path):
     hand, table, users = finished_hand()
