@@ -6,11 +6,13 @@
 query parameter or body field with its messages (empty when no field is to blame).
 DRF's errors come through `exception_handler`; everything else that answers under /api/
 (an unknown path, Django's 404 and 500 pages, a CSRF refusal) is rewritten by
-`ApiErrorMiddleware`, which also adds the rate-limit headers (api.throttles).
+`ApiErrorMiddleware`, which also adds the rate-limit headers (api.throttles) and a
+default Cache-Control.
 """
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, JsonResponse
+from django.utils.cache import patch_vary_headers
 from rest_framework import exceptions
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -89,6 +91,9 @@ class ApiErrorMiddleware:
                 if header in response:
                     answer[header] = response[header]
             response = answer
+        # Revalidate by default (ETag, 304); answers that differ by token say so.
+        response.setdefault("Cache-Control", "no-cache")
+        patch_vary_headers(response, ("Authorization",))
         limit = getattr(request, "rate_limit", None)
         if limit is not None:
             response["X-RateLimit-Limit"], response["X-RateLimit-Remaining"], \
