@@ -6,7 +6,8 @@ that mixes the actions in, and the table page gets forms that go through games.s
 from django import forms
 from django.contrib import admin
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from accounts import admin as accounts_admin
@@ -58,9 +59,9 @@ class TableForm(forms.ModelForm):
     call (the admin's change view runs in one transaction), so the lobby's checks and the
     table's lock apply and a refusal shows on the form, with nothing written."""
 
-    variant = forms.ChoiceField(label=_("variant"))
-    options = forms.JSONField(label=_("options"), required=False,
-                              help_text=_('The variant\'s table options, e.g. {"decks": 2}; '
+    variant = forms.ChoiceField(label=capfirst(Table._meta.get_field("variant").verbose_name))
+    options = forms.JSONField(label=capfirst(Table._meta.get_field("options").verbose_name),
+                              required=False, help_text=_('The variant\'s table options, e.g. {"decks": 2}; '
                                           "those left out take their defaults."))
 
     class Meta:
@@ -134,6 +135,8 @@ class TableAdmin(TableOperatorActions, lobby_admin.TableAdmin):
             def __init__(self, *args, **kw):
                 super().__init__(*args, operator=operator, **kw)
 
+        room = OperatorTableForm.base_fields["room"].widget
+        room.can_change_related = room.can_delete_related = False  # rooms have their own page
         return OperatorTableForm
 
     def save_model(self, request, obj, form, change):

@@ -298,3 +298,34 @@ def test_a_hand_player_reads_as_who_sat_where(finished_hand):
     hand, table, users = finished_hand()
     player = hand.players.get(seat=2)
     assert str(player) == f"{users[2]} in seat 2 of hand {hand.pk}"
+
+
+def test_operators_find_tables_hands_events_and_ledger_entries(admin_client, finished_hand,
+                                                                make_user):
+    hand, table, users = finished_hand()
+    other_users = [make_user() for _ in range(2)]
+    from games.services import table_create
+    from lobby.services import room_default_get_or_create
+
+    other = table_create(room=room_default_get_or_create(), user=other_users[0],
+                         variant="classic", base_stake=1, name="Quiet corner")
+
+    def rows(url):
+        page = admin_client.get(url)
+        assert page.status_code == 200, url
+        return page.context["cl"].result_list
+
+    # Tables: who sits there, by phase.
+    assert [t.pk for t in rows(f"/admin/lobby/table/?q={other_users[0].username}")] == [other.pk]
+    assert [t.pk for t in rows("/admin/lobby/table/?game__phase__exact=waiting")] == [other.pk]
+    # Hands: by player, by table.
+    assert [h.pk for h in rows(f"/admin/games/hand/?player={users[1].pk}")] == [hand.pk]
+    assert list(rows(f"/admin/games/hand/?player={other_users[1].pk}")) == []
+    assert [h.pk for h in rows(f"/admin/games/hand/?q={users[2].username}")] == [hand.pk]
+    # Events: by type and table, never by what a payload says.
+    found = rows(f"/admin/games/gameevent/?q=deal_revealed")
+    assert [e.hand_id for e in found] == [hand.pk]
+    assert list(rows(f"/admin/games/gameevent/?q={hand.seed}")) == []
+    # Ledger entries: by kind.
+    settled = rows("/admin/accounts/ledgerentry/?transaction__kind__exact=settle")
+    assert {e.transaction.key for e in settled} == {f"settle:{hand.pk}"}
