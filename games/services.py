@@ -208,9 +208,12 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
         table = change.table
         if table_is_closed(table_id=table_id):
             raise ActionError("table_closed", "this table was closed by an operator")
-        rules = {"variant": variant or table.variant, "turn_timeout": turn_timeout or table.turn_timeout,
-                 "options": options if options is not None
-                 else (table.options if variant in (None, table.variant) else None)}
+        same_variant = variant in (None, table.variant)
+        rules = {"variant": table.variant if variant is None else variant,
+                 "turn_timeout": table.turn_timeout if turn_timeout is None else turn_timeout,
+                 # Options belong to a variant: a new one starts from its defaults.
+                 "options": options if options is not None else
+                 (table.options if same_variant else None)}
         rules["options"] = _table_rules_clean(**rules)
         new = {"name": name, "room": room, **rules, "base_stake": base_stake}
         changed = {field: value for field, value in new.items()
@@ -219,7 +222,7 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
             raise ActionError("hand_in_progress",
                               "the rules, turn timeout and stake change between hands")
         if "base_stake" in changed:
-            _stake_check(change, table=table, variant=rules["variant"], base_stake=base_stake)
+            _stake_check(change, variant=rules["variant"], base_stake=base_stake)
         if not changed:
             return table
         for field, value in changed.items():
@@ -232,7 +235,7 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
         return table
 
 
-def _stake_check(change, *, table, variant, base_stake):
+def _stake_check(change, *, variant, base_stake):
     if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
         raise ActionError("bad_stake", "a base stake is 1 or more")
     seated = [seat.user_id for seat in change.seats if seat.user_id is not None]
