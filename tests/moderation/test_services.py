@@ -144,3 +144,12 @@ def test_the_admin_offers_an_action_only_to_who_may_do_it(ctx, staff_with, clien
                                                  "reason": "appeal", "_selected_action": [ctx["ban"].pk]})
     assert sitting_ban_active(user=ctx["ban"].user) is None
     assert OperatorAction.objects.get().operator == lifter
+
+
+def test_force_close_says_when_there_was_nothing_to_refund(running_hand, operator):
+    hand, table, users = running_hand  # no stake was escrowed: the ledger moved nothing
+    action = table_force_close(table_id=table.pk, operator=operator, reason="stuck")
+    assert action.outcome == (f"closed table {table.pk}; voided hand 1 (id {hand.pk}); "
+                              "nothing to refund")
+    hand.refresh_from_db()
+    assert hand.result["void"] and hand.seed  # a voided hand's seed is revealed too
