@@ -17,6 +17,7 @@ from accounts.models import SittingBan
 
 # The last migrations of the apps as they were before the moves.
 BEFORE = [("api", "0002_bot"), ("accounts", "0001_initial"), ("games", "0001_initial"),
+          ("lobby", "0001_initial"),
           ("stats", "0002_leaderboard_indexes")]
 
 
