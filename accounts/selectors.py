@@ -21,6 +21,11 @@ def ledger_history(*, user, limit=20):
     return list(ledger_entries_of(user=user)[:limit])
 
 
+def user_prefs(*, user):
+    """The player's table settings as the table page reads them (its `client.prefs`)."""
+    return {"sort": user.hand_sort, "turn_sound": user.turn_sound}
+
+
 def api_token_of(*, user):
     """The user's API token, or None."""
     return Token.objects.filter(user=user).first()

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from games.variants import descriptor, descriptors
 from lobby.models import Room
 from ui.messages import in_language
@@ -55,3 +56,22 @@ def _option_choice_field(variant, option):
         choices=[(value, in_language(text)) for value, text in option.choices],
         coerce=by_text.__getitem__, initial=option.default, required=False, empty_value=None,
         widget=forms.Select(attrs={"data-variant": variant.id}))
+
+
+class PrefsForm(forms.Form):
+    """The player's table settings (accounts.services.user_prefs_set): from the profile
+    page, or as JSON from the table page."""
+
+    sort = forms.ChoiceField(label=_("Order of my hand"), choices=User.HandSort.choices,
+                             widget=forms.RadioSelect)
+    turn_sound = forms.BooleanField(label=_("Play a sound when it is my turn"), required=False)
+
+    @classmethod
+    def from_json(cls, body, prefs):
+        """The form for a JSON object holding `sort`, `turn_sound` or both (the others keep
+        `prefs`, the settings now), or None when `body` is not such an object."""
+        if not isinstance(body, dict) or not body or set(body) - {"sort", "turn_sound"}:
+            return None
+        if not isinstance(body.get("turn_sound", False), bool):
+            return None
+        return cls({**prefs, **body})

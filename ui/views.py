@@ -2,15 +2,19 @@
 token. Thin: tables are made and seats change through games.services (which decide who may),
 and the live table itself talks to the socket (docs/protocol.md)."""
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.selectors import api_token_of, ledger_history, point_balance
-from accounts.services import api_token_create, api_token_revoke
+from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
+from accounts.services import api_token_create, api_token_revoke, user_prefs_set
 from games import services as game_services
 from games.replay import replay_build
 from games.selectors import HandInProgress, hand_finished_get, hand_replay_events
@@ -18,7 +22,7 @@ from games.timers import timer_lengths
 from games.variants import descriptor
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
-from ui.forms import TableCreateForm
+from ui.forms import PrefsForm, TableCreateForm
 from ui.messages import action_error_text, client_catalog, in_language
 from ui.selectors import lobby_rooms, seat_of
 
@@ -111,6 +115,11 @@ def table(request, table_id):
         "lobby": reverse("ui:lobby"),
         "profile": reverse("ui:profile"),
         "catalog": client_catalog(),
+        # The player's settings; the page changes them by POSTing JSON to `prefs_url` with
+        # `csrf` in the X-CSRFToken header.
+        "prefs": user_prefs(user=request.user),
+        "prefs_url": reverse("ui:prefs"),
+        "csrf": get_token(request),
     }
     return render(request, "ui/table.html", {
         "table": table, "client": client, "watching": watching,
@@ -138,7 +147,41 @@ def profile(request):
     return render(request, "ui/profile.html", {
         "balance": point_balance(user=request.user),
         "entries": ledger_history(user=request.user),
+        "prefs_form": PrefsForm(initial=user_prefs(user=request.user)),
     })
+
+
+@login_required
+@require_POST
+def profile_prefs(request):
+    """The profile page's table settings form."""
+    form = PrefsForm(request.POST)
+    if form.is_valid():
+        user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
+                       turn_sound=form.cleaned_data["turn_sound"])
+        messages.success(request, _("Your table settings are saved."))
+    else:
+        messages.error(request, _("Those settings are not offered."))
+    return redirect("ui:profile")
+
+
+@require_POST
+def prefs_json(request):
+    """The table page's settings switch: a JSON object with `sort` ("trump" or "suit")
+    and/or `turn_sound` (true/false); answers with the settings now. Like every POST it
+    needs the CSRF token (header X-CSRFToken)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "not_logged_in"}, status=401)
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        body = None
+    form = PrefsForm.from_json(body, user_prefs(user=request.user))
+    if form is None or not form.is_valid():
+        return JsonResponse({"error": "bad_prefs"}, status=400)
+    user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
+                   turn_sound=form.cleaned_data["turn_sound"])
+    return JsonResponse(user_prefs(user=request.user))
 
 
 @login_required
