@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
 from games.engine.registry import machine_for
+from games.replay import replay_build, replay_sort
 from games.models import (
     SPECTATORS,
     ChatMessage,
@@ -182,3 +183,12 @@ def hand_replay_events(*, hand):
         GameEvent.objects.filter(hand=hand).exclude(type__in=CHAT_EVENTS).order_by("seq")
         .values("seq", "type", "payload", "audience", "created_at")
     )
+
+
+def hand_replay_build(*, hand, events=None):
+    """What the replay of a finished hand steps through (games.replay), every hand sorted as
+    it was held in play; `events` from hand_replay_events when the caller has them."""
+    if events is None:
+        events = hand_replay_events(hand=hand)
+    options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
+    return replay_sort(replay_build(events), variant=hand.variant, options=options)

@@ -369,7 +369,7 @@ def hand_settle(*, hand_id):
         HandPlayer.objects.bulk_update(players.values(), ["points"])
         # The statistics move in the same transaction as the ledger, so they always agree.
         hand_stats_record(hand=hand)
-        change.event({"type": "settled", "hand": hand.number, "points": paid})
+        change.event({"type": "settled", "hand": hand.number, "hand_id": hand.pk, "points": paid})
         change.commit(bump_version=False)
         return True
 
@@ -641,8 +641,8 @@ class _Change:
             self.dirty_seats.add(seat.number)
         for control in self.control:
             control["timeouts"] = 0
-        self.event({"type": "hand_started", "hand": number, "levels": self.state["levels"],
-                    "dealer": self.state["dealer"]})
+        self.event({"type": "hand_started", "hand": number, "hand_id": self.hand.pk,
+                    "levels": self.state["levels"], "dealer": self.state["dealer"]})
 
     def engine_step(self, action):
         if self.phase in BETWEEN_HANDS:

@@ -98,6 +98,19 @@ LABELS = {
     "replaced": _("This seat was opened in another window or tab."),
 }
 
+# The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.
+REPLAY_LABELS = {
+    "deal": _("Before the first trick: the hands as play began"),
+    "trick_of": _("Trick {k} of {n}"),
+    "leads": _("{name} leads"),
+    "wins": _("{name} wins the trick (+{points})"),
+    "defenders": _("Defenders' points so far: {n}"),
+    "unfinished": _("The hand ended during this trick."),
+}
+
+# Seats by their place at the table: play goes 0 → 1 → 2 → 3, counter-clockwise (RULES §1).
+SEAT_PLACES = (_("East"), _("North"), _("West"), _("South"))
+
 
 def in_language(texts):
     """One of a descriptor's {"en": ..., "zh": ...} texts, in the active language (else English)."""
@@ -123,3 +136,7 @@ def client_catalog():
         # The one-tap chat phrases by id: each reader sees their own language.
         "phrases": {key: in_language(texts) for key, texts in PHRASES.items()},
     }
+
+
+def replay_catalog():
+    return {key: str(text) for key, text in REPLAY_LABELS.items()}

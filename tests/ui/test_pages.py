@@ -96,3 +96,4 @@ def test_the_table_page_hands_the_players_settings_to_its_script(client, player)
     assert config["prefs_url"] == "/accounts/profile/settings.json"
     assert config["csrf"] and client.cookies["csrftoken"].value
     assert config["catalog"]["phrases"]["thanks"] == "Thanks!"
+    assert config["replay_url"] == "/hands/{hand}/replay/"
