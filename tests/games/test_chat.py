@@ -18,6 +18,8 @@ from moderation.services import OperatorError, chat_message_delete
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PLAYERS, WATCHERS = range(4), (4, 5)
+# Sent, stored and delivered as typed: plain text that a page inserts as text.
+MARKUP = 'good luck <b>partner</b> & <img src=x onerror="alert(1)">'
 
 
 # --- helpers: sockets that read in order --------------------------------------------------------
@@ -111,24 +113,24 @@ async def test_players_talk_to_the_table_and_spectators_only_among_themselves(ch
     assert coaching["user"] == users[4].pk and coaching["name"] == str(users[4])
     assert (await sockets[4].chat_event())["seq"] == coaching["seq"]
 
-    await sockets[2].say(text="good luck, partner")
+    await sockets[2].say(text=MARKUP)
     for i in range(6):
         said = await sockets[i].chat_event()
-        assert said["text"] == "good luck, partner" and said["seat"] == 2, i
+        assert said["text"] == MARKUP and said["seat"] == 2, i
         assert said["spectator"] is False and said["phrase"] is None
     # Delivery is in sequence order, so the seats heard everything before the player's
     # message: the spectator's was never among it.
     for i in PLAYERS:
-        assert [e["text"] for e in sockets[i].chat_heard()] == ["good luck, partner"], i
+        assert [e["text"] for e in sockets[i].chat_heard()] == [MARKUP], i
         assert all("South holds" not in str(f) for f in sockets[i].frames), i
     # Nor does a seat catch up on it, or find it in a snapshot; the spectators do.
     seat = await sync_to_async(game_catchup)(table_id=table.pk, seat=1, last_seq=0)
-    assert [e["text"] for e in seat["events"] if e["type"] == "chat"] == ["good luck, partner"]
+    assert [e["text"] for e in seat["events"] if e["type"] == "chat"] == [MARKUP]
     seat = await sync_to_async(game_snapshot)(table_id=table.pk, seat=1)
-    assert [e["text"] for e in seat["chat"]] == ["good luck, partner"]
+    assert [e["text"] for e in seat["chat"]] == [MARKUP]
     watcher = await sync_to_async(game_snapshot)(table_id=table.pk, seat=None,
                                                   viewer=users[5].pk)
-    assert [e["text"] for e in watcher["chat"]] == [coaching["text"], "good luck, partner"]
+    assert [e["text"] for e in watcher["chat"]] == [coaching["text"], MARKUP]
     # A chat message changes no version: an action in flight stays valid.
     game = await sync_to_async(GameState.objects.get)(table=table)
     assert game.version == seat["version"] and game.phase == "deal"
