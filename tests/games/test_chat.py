@@ -239,20 +239,23 @@ async def test_a_flood_is_refused_with_the_time_to_wait(chat_table, seated_table
     await close_all(sockets)
 
 
+@sync_to_async
+def ban(user):
+    """An operator's ban, in force from a minute ago for a day."""
+    sitting_ban_create(user=user, reason="abuse", starts_at=timezone.now() - timedelta(minutes=1),
+                       ends_at=timezone.now() + timedelta(days=1), created_by=None)
+
+
 async def test_a_banned_user_cannot_chat_and_what_they_said_is_hidden(chat_table):
     table, users, sockets = await chat_table()
     await sockets[3].say(text="before the ban")
     await sockets[0].chat_event("before the ban")
-    await sync_to_async(sitting_ban_create)(
-        user=users[3], reason="abuse", starts_at=timezone.now() - timedelta(minutes=1),
-        ends_at=timezone.now() + timedelta(days=1), created_by=None)
+    await ban(users[3])
     await sockets[3].say(text="after the ban")
     assert (await sockets[3].error())["code"] == "chat_banned"
     await sockets[4].say(text="a spectator is fine")
     await sockets[4].chat_event("a spectator is fine")
-    await sync_to_async(sitting_ban_create)(
-        user=users[4], reason="abuse", starts_at=timezone.now() - timedelta(minutes=1),
-        ends_at=timezone.now() + timedelta(days=1), created_by=None)
+    await ban(users[4])
     await sockets[4].say(text="a banned spectator is not")
     assert (await sockets[4].error())["code"] == "chat_banned"
     assert [m.text async for m in ChatMessage.objects.order_by("seq")] == [
