@@ -10,7 +10,6 @@ from django.db.models import Prefetch, Q
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
 from games.engine.registry import machine_for
-from games.replay import replay_build, replay_sort
 from games.models import (
     SPECTATORS,
     ChatMessage,
@@ -20,6 +19,7 @@ from games.models import (
     HandPlayer,
     TableClosure,
 )
+from games.replay import replay_build, replay_sort
 from lobby.models import Seat, Table
 
 # A reconnecting client further behind than this gets a snapshot instead of events.

@@ -22,9 +22,9 @@ from django.utils import timezone
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
+from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
-from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
 from games.fanout import fanout_send
 from games.models import (
     SPECTATORS,
