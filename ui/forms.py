@@ -1,5 +1,5 @@
 from django import forms
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -24,7 +24,7 @@ class TableCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         variants = descriptors()
         variant = self.fields["variant"]
-        variant.choices = [(d.id, _t("%(game)s — sitting needs %(worst)s × the stake") % {
+        variant.choices = [(d.id, gettext("%(game)s — sitting needs %(worst)s × the stake") % {
             "game": in_language(d.label), "worst": d.worst_loss}) for d in variants]
         variant.initial = variants[0].id if variants else None
         option_fields = []
@@ -51,7 +51,7 @@ def _option_field(variant_id, option_name):
 def _option_choice_field(variant, option):
     by_text = {str(value): value for value in option.values()}
     return forms.TypedChoiceField(
-        label=_t("%(option)s (%(game)s)") % {"option": in_language(option.label),
+        label=gettext("%(option)s (%(game)s)") % {"option": in_language(option.label),
                                               "game": in_language(variant.label)},
         choices=[(value, in_language(text)) for value, text in option.choices],
         coerce=by_text.__getitem__, initial=option.default, required=False, empty_value=None,
