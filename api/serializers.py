@@ -1,5 +1,6 @@
 """Output shapes of the API (read-only: the API changes nothing but one's own token)."""
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -118,9 +119,17 @@ class HandSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField()
     players = HandPlayerSerializer(many=True)
+    replay_url = serializers.SerializerMethodField()
 
     def get_void(self, hand) -> bool:
         return bool(hand.result and hand.result.get("void"))
+
+    def get_replay_url(self, hand) -> str:
+        """The page that draws the hand as a table, trick by trick (absolute when the
+        request is known)."""
+        url = reverse("ui:replay", args=[hand.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request else url
 
 
 class HistoryRowSerializer(serializers.Serializer):

@@ -16,10 +16,10 @@ from accounts.models import User
 from accounts.selectors import ledger_entries_of
 from api import filters
 from api import serializers as out
-from games.replay import replay_build
 from games.selectors import (
     HandInProgress,
     hand_finished_get,
+    hand_replay_build,
     hand_replay_events,
     player_hand_history,
     table_public_view,
@@ -288,7 +288,8 @@ class HandDetailView(generics.GenericAPIView):
     serializer_class = out.HandSerializer
 
     def get(self, request, pk):
-        return Response(out.HandSerializer(_hand_finished_or_error(pk)).data)
+        hand = _hand_finished_or_error(pk)
+        return Response(out.HandSerializer(hand, context={"request": request}).data)
 
 
 @extend_schema(tags=["hands"])
@@ -303,7 +304,7 @@ class HandReplayView(generics.GenericAPIView):
     def get(self, request, pk):
         hand = _hand_finished_or_error(pk)
         events = hand_replay_events(hand=hand)
-        replay = replay_build(events)
+        replay = hand_replay_build(hand=hand, events=events)
         return Response(out.ReplaySerializer({
             "hand": hand, "result": replay["result"], "deal": replay["hands"],
             "kitty": replay["kitty"], "tricks": replay["tricks"], "events": events,

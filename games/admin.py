@@ -1,7 +1,9 @@
 from django.contrib import admin
+from django.db.models import Exists, OuterRef
 
 from accounts.admin import ReadOnlyAdmin
-from games.models import Bot, GameEvent, GameState, Hand, HandPlayer, TableClosure
+from accounts.selectors import users_banned_now
+from games.models import Bot, ChatMessage, GameEvent, GameState, Hand, HandPlayer, TableClosure
 from stats.models import ALL_VARIANTS
 
 # The operators' actions (settlement re-run, the links to events and replay) are added by
@@ -36,6 +38,35 @@ class HandAdmin(ReadOnlyAdmin):
 class GameEventAdmin(ReadOnlyAdmin):
     list_display = ("table", "seq", "hand", "type", "audience", "created_at")
     list_filter = ("type",)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """Every message said at a table, deleted and hidden ones included (the admin escapes
+    the text like any other value). Deleting one is an operator's action
+    (moderation.admin)."""
+
+    list_display = ("created_at", "table", "seq", "user", "said_from", "text", "phrase",
+                    "status")
+    list_filter = ("deleted_at",)
+    search_fields = ("text", "user__username", "user__display_name")
+    list_select_related = ("user", "deleted_by")
+
+    def get_queryset(self, request):
+        banned = users_banned_now().filter(user_id=OuterRef("user_id"))
+        return super().get_queryset(request).annotate(author_banned=Exists(banned))
+
+    @admin.display(description="From")
+    def said_from(self, message):
+        return "spectator" if message.spectator else f"seat {message.seat}"
+
+    @admin.display(description="Shown")
+    def status(self, message):
+        if message.deleted_at is not None:
+            return f"deleted by {message.deleted_by}: {message.deleted_reason}"
+        if message.author_banned:
+            return "hidden: the author is banned"
+        return "shown"
 
 
 @admin.register(TableClosure)

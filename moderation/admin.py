@@ -10,10 +10,11 @@ from accounts import admin as accounts_admin
 from accounts.models import LedgerTransaction, SittingBan, User
 from accounts.services import sitting_ban_lift
 from games import admin as games_admin
-from games.models import Hand
+from games.models import ChatMessage, Hand
 from lobby import admin as lobby_admin
 from lobby.models import Table
 from moderation.admin_actions import (
+    ChatOperatorActions,
     HandOperatorActions,
     LedgerOperatorActions,
     TableOperatorActions,
@@ -66,7 +67,7 @@ class SittingBanAdmin(admin.ModelAdmin):
         self.message_user(request, f"{queryset.count()} ban(s) lifted", messages.SUCCESS)
 
 
-for model in (Table, Hand, LedgerTransaction, User):
+for model in (Table, Hand, LedgerTransaction, User, ChatMessage):
     admin.site.unregister(model)
 
 
@@ -77,6 +78,11 @@ class TableAdmin(TableOperatorActions, lobby_admin.TableAdmin):
 
 @admin.register(Hand)
 class HandAdmin(HandOperatorActions, games_admin.HandAdmin):
+    pass
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ChatOperatorActions, games_admin.ChatMessageAdmin):
     pass
 
 

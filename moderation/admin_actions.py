@@ -22,6 +22,7 @@ from accounts.services import LedgerError
 from games.selectors import table_is_closed
 from moderation.services import (
     OperatorError,
+    chat_message_delete,
     hand_settlement_rerun,
     ledger_transaction_reverse,
     table_force_close,
@@ -76,6 +77,27 @@ class TableOperatorActions:
 
         return _with_form(self, request, queryset, title="Force-close tables",
                           form_class=ReasonForm, run=run)
+
+
+class ChatOperatorActions:
+    """For games' ChatMessageAdmin: delete messages (they leave the table, the row stays)."""
+
+    actions = ["delete_messages"]
+
+    @admin.action(description="Delete from the table (hide from everyone, say why)",
+                  permissions=["moderate"])
+    def delete_messages(self, request, queryset):
+        def run(message, data):
+            chat_message_delete(message_id=message.pk, operator=request.user,
+                                reason=data["reason"])
+            return f"deleted: {data['reason']}"
+
+        return _with_form(self, request, queryset, title="Delete chat messages",
+                          form_class=ReasonForm, run=run)
+
+    def has_moderate_permission(self, request):
+        # The admin itself changes no message (read-only); this permission is the operator's.
+        return request.user.has_perm("games.change_chatmessage")
 
 
 class HandOperatorActions:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts import services as accounts_services
 from accounts.models import LedgerTransaction
 from games.models import Hand
-from games.services import ActionError, hand_settle, hand_stats_record, table_close
+from games.services import ActionError, chat_delete, hand_settle, hand_stats_record, table_close
 
 
 class OperatorError(Exception):
@@ -77,3 +77,12 @@ def sitting_ban_create(*, user, reason, ends_at, operator, starts_at=None):
         raise OperatorError("the ban must end after it starts")
     return accounts_services.sitting_ban_create(user=user, reason=reason, starts_at=starts_at,
                                                 ends_at=ends_at, created_by=operator)
+
+
+def chat_message_delete(*, message_id, operator, reason):
+    """Delete a chat message (games.services.chat_delete): it disappears from every
+    catch-up and snapshot and the open sockets are told. Raises OperatorError (nothing
+    changed) without a reason, or when it was deleted already."""
+    reason = _reason_clean(reason)
+    if not chat_delete(message_id=message_id, deleted_by=operator, reason=reason):
+        raise OperatorError("already deleted")
