@@ -16,6 +16,15 @@ class User(AbstractUser):
     )
     is_bot = models.BooleanField(_("bot"), default=False)
 
+    # How the table page shows the player's hand and their turn (accounts.selectors.user_prefs).
+    class HandSort(models.TextChoices):
+        TRUMP = "trump", _("Trumps first")
+        SUIT = "suit", _("By suit")
+
+    hand_sort = models.CharField(_("hand order"), max_length=8, choices=HandSort.choices,
+                                 default=HandSort.TRUMP)
+    turn_sound = models.BooleanField(_("sound when it is my turn"), default=False)
+
     def __str__(self):
         return self.display_name or self.username
 

@@ -35,20 +35,29 @@ def players_by_name(*, text):
             .order_by("display_name", "pk"))
 
 
+def user_prefs(*, user):
+    """The player's table settings as the table page reads them (its `client.prefs`)."""
+    return {"sort": user.hand_sort, "turn_sound": user.turn_sound}
+
+
 def api_token_of(*, user):
     """The user's API token, or None."""
     return Token.objects.filter(user=user).first()
 
 
+def _bans_in_force():
+    now = timezone.now()
+    return SittingBan.objects.filter(lifted_at__isnull=True, starts_at__lte=now, ends_at__gt=now)
+
+
 def sitting_ban_active(*, user):
     """The operator's ban on `user` in force now (the one ending last), or None."""
-    now = timezone.now()
-    return (
-        SittingBan.objects.filter(user=user, lifted_at__isnull=True, starts_at__lte=now,
-                                  ends_at__gt=now)
-        .order_by("-ends_at")
-        .first()
-    )
+    return _bans_in_force().filter(user=user).order_by("-ends_at").first()
+
+
+def users_banned_now():
+    """The ids of the users an operator's ban holds now, as a subquery (`user_id__in=`)."""
+    return _bans_in_force().values("user_id")
 
 
 def ledger_mismatches():

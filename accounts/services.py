@@ -172,6 +172,15 @@ def user_language_set(*, user, language):
     user.save(update_fields=["preferred_language"])
 
 
+def user_prefs_set(*, user, hand_sort, turn_sound):
+    """The player's table settings: the order of their hand (User.HandSort) and the sound
+    on their turn. Raises ValueError (nothing changed) for a value that is not one."""
+    if hand_sort not in User.HandSort.values or not isinstance(turn_sound, bool):
+        raise ValueError("hand_sort is one of User.HandSort, turn_sound a bool")
+    user.hand_sort, user.turn_sound = hand_sort, turn_sound
+    user.save(update_fields=["hand_sort", "turn_sound"])
+
+
 def api_token_create(*, user):
     """A new API token for `user`; the previous one (if any) stops working."""
     with transaction.atomic():

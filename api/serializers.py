@@ -1,5 +1,6 @@
 """Output shapes of the API (read-only: the API changes nothing but one's own token)."""
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -130,6 +131,7 @@ class HandSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField()
     players = HandPlayerSerializer(many=True)
+    replay_url = serializers.SerializerMethodField()
 
     def _result(self, hand):
         return hand.result or {}
@@ -151,6 +153,13 @@ class HandSerializer(serializers.Serializer):
 
     def get_levels_advanced(self, hand) -> int:
         return int(self._result(hand).get("advance") or 0)
+
+    def get_replay_url(self, hand) -> str:
+        """The page that draws the hand as a table, trick by trick (absolute when the
+        request is known)."""
+        url = reverse("ui:replay", args=[hand.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request else url
 
 
 class HistoryRowSerializer(serializers.Serializer):

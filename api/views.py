@@ -21,10 +21,10 @@ from accounts.models import User
 from accounts.selectors import ledger_entries_of, ledger_last_at, players_by_name
 from api import filters
 from api import serializers as out
-from games.replay import replay_build
 from games.selectors import (
     HandInProgress,
     hand_finished_get,
+    hand_replay_build,
     hand_replay_events,
     player_hand_history,
     table_public_view,
@@ -351,7 +351,7 @@ class HandDetailView(generics.GenericAPIView):
 
     def get(self, request, pk):
         hand = _hand_finished_or_error(pk)
-        return _caching(Response(out.HandSerializer(hand).data),
+        return _caching(Response(out.HandSerializer(hand, context={"request": request}).data),
                         last_modified=hand.settled_at or hand.ended_at)
 
 
@@ -368,7 +368,7 @@ class HandReplayView(generics.GenericAPIView):
     def get(self, request, pk):
         hand = _hand_finished_or_error(pk)
         events = hand_replay_events(hand=hand)
-        replay = replay_build(events)
+        replay = hand_replay_build(hand=hand, events=events)
         return _caching(Response(out.ReplaySerializer({
             "hand": hand, "result": replay["result"], "deal": replay["hands"],
             "kitty": replay["kitty"], "tricks": replay["tricks"], "events": events,

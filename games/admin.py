@@ -9,13 +9,24 @@ moderation.admin.
 import json
 
 from django.contrib import admin
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ReadOnlyAdmin
+from accounts.selectors import users_banned_now
 from games.engine.registry import machine_for
-from games.models import Bot, GameEvent, GameState, Hand, HandPlayer, TableClosure
+from games.models import (
+    SPECTATORS,
+    Bot,
+    ChatMessage,
+    GameEvent,
+    GameState,
+    Hand,
+    HandPlayer,
+    TableClosure,
+)
 from stats.models import ALL_VARIANTS
 
 
@@ -109,10 +120,40 @@ class GameEventAdmin(ReadOnlyAdmin):
     @admin.display(description=_("payload"))
     def payload_shown(self, event):
         hand = event.hand
-        if event.audience is not None and (hand is None or hand.ended_at is None):
+        seat_only = event.audience is not None and event.audience != SPECTATORS
+        if seat_only and (hand is None or hand.ended_at is None):
             return _("Seen only by seat %(seat)s until the hand has ended.") % {
                 "seat": event.audience}
         return _json_block(event.payload)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """Every message said at a table, deleted and hidden ones included (the admin escapes
+    the text like any other value). Deleting one is an operator's action
+    (moderation.admin)."""
+
+    list_display = ("created_at", "table", "seq", "user", "said_from", "text", "phrase",
+                    "status")
+    list_filter = ("deleted_at",)
+    search_fields = ("text", "user__username", "user__display_name")
+    list_select_related = ("user", "deleted_by")
+
+    def get_queryset(self, request):
+        banned = users_banned_now().filter(user_id=OuterRef("user_id"))
+        return super().get_queryset(request).annotate(author_banned=Exists(banned))
+
+    @admin.display(description="From")
+    def said_from(self, message):
+        return "spectator" if message.spectator else f"seat {message.seat}"
+
+    @admin.display(description="Shown")
+    def status(self, message):
+        if message.deleted_at is not None:
+            return f"deleted by {message.deleted_by}: {message.deleted_reason}"
+        if message.author_banned:
+            return "hidden: the author is banned"
+        return "shown"
 
 
 @admin.register(TableClosure)

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import connection
 
 from games import selectors, services
+from games.chat import spectator_chat_strip
 from games.fanout import fanout_attach, fanout_send
 
 # On PostgreSQL actions at different tables run side by side (each waits only for its own
@@ -59,9 +60,12 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         kind = content.get("type")
         if kind == "hello":
             await self.send_json(await database_sync_to_async(selectors.game_catchup)(
-                table_id=self.table_id, seat=self.seat, last_seq=content.get("seq")))
+                table_id=self.table_id, seat=self.seat, last_seq=content.get("seq"),
+                viewer=self.user.pk))
         elif kind == "action":
             await self.act(content)
+        elif kind == "chat":
+            await self.chat(content)
         else:
             await self.send_error("unknown_message", f"unknown message type {kind!r}")
 
@@ -78,11 +82,20 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
     async def act(self, content):
         await self.send_error("spectator", "spectators cannot act")
 
-    async def send_error(self, code, message, snapshot=False):
-        error = {"type": "error", "code": code, "message": message}
+    async def chat(self, content):
+        """Players and spectators alike; games.services decides who hears it."""
+        try:
+            await database_sync_to_async(services.chat_send, thread_sensitive=ONE_WRITER)(
+                table_id=self.table_id, user=self.user, text=content.get("text"),
+                phrase=content.get("phrase"))
+        except services.ActionError as error:
+            await self.send_error(error.code, error.message, details=error.details)
+
+    async def send_error(self, code, message, snapshot=False, details=None):
+        error = {**(details or {}), "type": "error", "code": code, "message": message}
         if snapshot:
             error["snapshot"] = await database_sync_to_async(selectors.game_snapshot)(
-                table_id=self.table_id, seat=self.seat)
+                table_id=self.table_id, seat=self.seat, viewer=self.user.pk)
         await self.send_json(error)
 
     async def table_message(self, event):
@@ -136,7 +149,8 @@ class PlayerConsumer(_TableSocket):
                 table_id=self.table_id, user=self.user, action=action,
                 version=content.get("version"))
         except services.ActionError as error:
-            await self.send_error(error.code, error.message, snapshot=error.code == "stale_version")
+            await self.send_error(error.code, error.message, snapshot=error.code == "stale_version",
+                                  details=error.details)
 
 
 class SpectatorConsumer(_TableSocket):
@@ -152,6 +166,14 @@ class SpectatorConsumer(_TableSocket):
         self.group = services.watch_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+
+    async def table_message(self, event):
+        message = event["message"]
+        # Every update names who sits where: a player watching their own table (even one who
+        # sat down after this socket opened) does not hear the spectators.
+        if any(s["user"] == self.user.pk for s in message["table"]["seats"]):
+            message = spectator_chat_strip(message)
+        await self.send_json(message)
 
     async def disconnect(self, code):
         if getattr(self, "watching", False):

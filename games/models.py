@@ -107,11 +107,16 @@ class HandPlayer(models.Model):
         return f"{self.user} in seat {self.seat} of hand {self.hand_id}"
 
 
+# GameEvent.audience of what only the spectators may see (their chat): never a seat.
+SPECTATORS = 4
+
+
 class GameEvent(models.Model):
     """The append-only event log of a table: what each action made happen, in `seq` order.
 
-    `audience` is None for everyone (players and spectators) or the one seat that may
-    see it (its own dealt cards, the kitty it picked up, what it buried).
+    `audience` is None for everyone (players and spectators), the one seat that may see it
+    (its own dealt cards, the kitty it picked up, what it buried), or SPECTATORS (what the
+    spectators say among themselves).
     """
 
     table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="events")
@@ -172,3 +177,46 @@ class Bot(User):
         proxy = True
         verbose_name = _("bot")
         verbose_name_plural = _("bots")
+
+
+class ChatMessage(models.Model):
+    """One chat message said at a table: the record operators look at and delete from.
+
+    What the sockets carry is the table's `chat` event (GameEvent) with the same `seq`; a
+    message deleted by an operator, or whose author is banned now, is left out of every
+    catch-up and snapshot (games.selectors). The text is stored as typed (trimmed), never
+    escaped: pages insert it as text.
+    """
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="chat")
+    # The seq of the table's `chat` event that carried it.
+    seq = models.PositiveBigIntegerField()
+    hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="chat_messages")
+    # The author's seat, or None: a spectator's message, heard by the spectators only.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=200, blank=True)
+    # A one-tap phrase's id (games.chat.PHRASES) instead of a text.
+    phrase = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   null=True, blank=True, related_name="+")
+    deleted_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="chat_message_unique_seq"),
+        ]
+        indexes = [models.Index(fields=["user", "-created_at"], name="chat_message_user")]
+
+    @property
+    def spectator(self):
+        return self.seat is None
+
+    def __str__(self):
+        return f"{self.table_id}#{self.seq} {self.user}: {self.text or self.phrase}"

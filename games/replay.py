@@ -1,23 +1,42 @@
-"""Turn a finished hand's event log into what a replay steps through: the deal, the
-kitty, then trick by trick who played what. Pure function of the events."""
+"""Turn a finished hand's event log into what a replay steps through: the deal, the calls,
+the kitty, then trick by trick who played what, with every hand sorted as in play."""
+
+from games.engine.cards import SORT_KEY, SUITS, TOKENS, parse_card
+from games.engine.context import TRUMP
+from games.engine.registry import machine_for
 
 
 def replay_build(events):
-    """`events` as from games.selectors.hand_replay_events. Returns a dict with the hands as
-    dealt (after the last redeal), the kitty given and buried, the tricks and the result."""
+    """`events` as from games.selectors.hand_replay_events (a pure function of them).
+
+    Returns a dict: `hands` as dealt (after the last redeal), `held` (what each seat held
+    when play started: the dealer's with the kitty taken and buried), `kitty_received`,
+    `buried`, `calls` (declarations with their cards, bids and passes, the contract and
+    the trump, in order), `trump` (the trump event: suit, level, dealer; None if none
+    stood), `tricks` (leader, plays, winner, points, the defenders' running points),
+    `result` and the final `kitty`."""
     hands = [[], [], [], []]
     kitty, buried, tricks, trick, result, final_kitty = [], [], [], None, None, []
-    declarations = []
+    calls, trump, dealer = [], None, None
     for event in events:
         kind, payload, audience = event["type"], event["payload"], event["audience"]
         if kind == "redeal":
-            hands, declarations = [[], [], [], []], []
+            hands, calls = [[], [], [], []], []
         elif kind == "dealt" and audience is not None:
             hands[audience].append(payload["card"])
-        elif kind in ("declared", "declare", "bid", "trump"):
-            declarations.append(dict(payload, type=kind, seat=payload.get("seat", audience)))
+        elif kind == "declared" and "cards" in payload:
+            # Hidden declarations come twice: to everyone without the cards, to the declarer
+            # with them. Once the hand has ended the cards are public.
+            calls.append({"type": kind, "seat": payload.get("seat", audience),
+                          "cards": payload["cards"]})
+        elif kind in ("bid", "contract"):
+            calls.append(dict(payload, type=kind))
+        elif kind == "trump":
+            trump = {"trump": payload.get("trump"), "level": payload.get("level"),
+                     "dealer": payload.get("dealer")}
+            calls.append(dict(trump, type=kind))
         elif kind == "kitty":
-            kitty = payload.get("cards", [])
+            kitty, dealer = payload.get("cards", []), audience
         elif kind == "buried":
             buried = payload.get("cards", [])
         elif kind == "played":
@@ -34,6 +53,52 @@ def replay_build(events):
             final_kitty = payload.get("kitty", [])
     if trick is not None:  # a hand cut short (an escape) mid-trick
         tricks.append(trick)
-    return {"hands": hands, "kitty_received": kitty, "buried": buried,
-            "declarations": declarations, "tricks": tricks, "result": result,
+    held = [list(h) for h in hands]
+    if dealer is not None:
+        held[dealer] = _without(held[dealer] + kitty, buried)
+    return {"hands": hands, "held": held, "kitty_received": kitty, "buried": buried,
+            "calls": calls, "trump": trump, "tricks": tricks, "result": result,
             "kitty": final_kitty}
+
+
+def replay_sort(replay, *, variant, options):
+    """`replay` with every hand and kitty in the order a player holds them in play: trumps
+    first (by the hand's trump and level, as the variant ranks them), then suit by suit,
+    high to low. Adds `trumps`: the tokens that were trump in this hand."""
+    order, trumps = card_order(variant=variant, options=options, trump=replay["trump"])
+    rank = order.index
+
+    def ordered(cards):
+        return sorted(cards, key=rank)
+
+    out = dict(replay, trumps=trumps)
+    for key in ("hands", "held"):
+        out[key] = [ordered(h) for h in replay[key]]
+    for key in ("kitty_received", "buried", "kitty"):
+        out[key] = ordered(replay[key])
+    return out
+
+
+def card_order(*, variant, options, trump):
+    """(every card token in the order a hand shows them, the tokens that are trump) for a
+    hand of `variant` whose trump event said `trump` ({"trump", "level"}, or None when no
+    trump stood: then plain suit order and no trumps)."""
+    machine = machine_for(variant)
+    ctx = None
+    if trump is not None:
+        suit = trump["trump"]
+        ctx = machine.context({"variant": variant, "options": options or {},
+                               "level": trump["level"],
+                               "trump": None if suit is None else SUITS.index(suit)})
+    if ctx is None:
+        return sorted(TOKENS, key=lambda t: SORT_KEY[parse_card(t)]), []
+    identities = ctx.sort_hand(range(len(TOKENS)))
+    return ([TOKENS[c] for c in identities],
+            [TOKENS[c] for c in identities if ctx.cls[c] == TRUMP])
+
+
+def _without(cards, removed):
+    out = list(cards)
+    for card in removed:
+        out.remove(card)
+    return out

@@ -8,8 +8,19 @@ card. While it runs only the spectators' view of its table is public (table_publ
 from django.db.models import Prefetch, Q, Sum
 
 from accounts.models import LedgerEntry, PointAccount
+from accounts.selectors import users_banned_now
+from games.chat import CHAT_EVENTS, CHAT_RECENT
 from games.engine.registry import machine_for
-from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
+from games.models import (
+    SPECTATORS,
+    ChatMessage,
+    GameEvent,
+    GameState,
+    Hand,
+    HandPlayer,
+    TableClosure,
+)
+from games.replay import replay_build, replay_sort
 from lobby.models import Seat, Table
 
 # A reconnecting client further behind than this gets a snapshot instead of events.
@@ -40,16 +51,20 @@ def table_public(*, table, seats, control, version):
     }
 
 
-def game_snapshot(*, table_id, seat):
-    """The full picture for `seat` (None: a spectator) at the table's current version."""
+def game_snapshot(*, table_id, seat, viewer=None):
+    """The full picture for `seat` (None: a spectator, the user `viewer`) at the table's
+    current version, with the latest chat messages that reader may see."""
     game = GameState.objects.select_related("table").get(table_id=table_id)
-    return _snapshot(game, seat)
+    snapshot, hears_spectators = _snapshot(game, seat, viewer)
+    return dict(snapshot, chat=_chat_recent(game, hears_spectators))
 
 
-def _snapshot(game, seat):
+def _snapshot(game, seat, viewer):
+    """The snapshot (without chat), and whether its reader hears the spectators: a
+    spectator does, a seat never, nor a seated player watching their own table."""
     seats = list(Seat.objects.filter(table_id=game.pk).select_related("user").order_by("number"))
     state = game.state
-    return {
+    snapshot = {
         "type": "snapshot",
         "version": game.version,
         "seq": game.seq,
@@ -57,23 +72,31 @@ def _snapshot(game, seat):
         "table": table_public(table=game.table, seats=seats, control=game.control,
                               version=game.version),
     }
+    hears_spectators = seat is None and not any(s.user_id == viewer for s in seats if viewer)
+    return snapshot, hears_spectators
 
 
-def game_catchup(*, table_id, seat, last_seq):
+def game_catchup(*, table_id, seat, last_seq, viewer=None):
     """For a client that has seen events up to `last_seq`: the events it missed that `seat`
-    (None: a spectator) may see, with the current view; or a snapshot when it is too far
-    behind, ahead of the table, or sent no sequence number."""
+    (None: a spectator, the user `viewer`) may see, with the current view; or a snapshot
+    when it is too far behind, ahead of the table, or sent no sequence number. Chat that an
+    operator deleted, or whose author is banned now, is left out."""
     game = GameState.objects.select_related("table").get(table_id=table_id)
-    snapshot = _snapshot(game, seat)
+    snapshot, hears_spectators = _snapshot(game, seat, viewer)
     if (not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0
             or last_seq > game.seq or game.seq - last_seq > CATCHUP_MAX_EVENTS):
-        return snapshot
-    audience = Q(audience__isnull=True) if seat is None else Q(audience__isnull=True) | Q(audience=seat)
+        return dict(snapshot, chat=_chat_recent(game, hears_spectators))
+    audience = Q(audience__isnull=True)
+    if seat is not None:
+        audience |= Q(audience=seat)
+    elif hears_spectators:
+        audience |= Q(audience=SPECTATORS)
+    hidden = _chat_hidden(table_id=table_id).filter(seq__gt=last_seq, seq__lte=game.seq)
     events = [
         dict(payload, type=kind, seq=seq)
         for seq, kind, payload in GameEvent.objects.filter(
             audience, table_id=table_id, seq__gt=last_seq, seq__lte=game.seq
-        ).order_by("seq").values_list("seq", "type", "payload")
+        ).exclude(seq__in=hidden.values("seq")).order_by("seq").values_list("seq", "type", "payload")
     ]
     return dict(snapshot, type="catchup", prev_seq=last_seq, events=events)
 
@@ -101,6 +124,27 @@ def table_close_preview(*, table_id):
     if hand.result is not None:
         return {"void": None, "settle": hand, "refunds": []}
     return {"void": hand, "settle": None, "refunds": hand_refunds_due(hand_id=hand.pk)}
+
+
+def _chat_hidden(*, table_id):
+    """The table's chat messages nobody is shown any more: deleted by an operator, or said
+    by a user an operator's ban holds now."""
+    return ChatMessage.objects.filter(table_id=table_id).filter(
+        Q(deleted_at__isnull=False) | Q(user_id__in=users_banned_now()))
+
+
+def _chat_recent(game, hears_spectators):
+    """The `chat` events of the latest CHAT_RECENT messages still shown, oldest first."""
+    shown = ChatMessage.objects.filter(table_id=game.pk, seq__lte=game.seq).exclude(
+        pk__in=_chat_hidden(table_id=game.pk).values("pk"))
+    if not hears_spectators:
+        shown = shown.filter(seat__isnull=False)
+    seqs = list(shown.order_by("-seq").values_list("seq", flat=True)[:CHAT_RECENT])
+    return [
+        dict(payload, type="chat", seq=seq)
+        for seq, payload in GameEvent.objects.filter(table_id=game.pk, seq__in=seqs)
+        .order_by("seq").values_list("seq", "payload")
+    ]
 
 
 def table_is_closed(*, table_id):
@@ -163,11 +207,12 @@ HAND_LOG_ENDS = ("deal_revealed", "hand_end")
 def hand_replay_events(*, hand):
     """The event log of a finished hand, every seat's events included, in order, from its
     start to its end: what the table did after it (the settlement, the next hand's seats
-    and readiness) is not part of it."""
+    and readiness) is not part of it, nor the table's chat (players' talk is not part of
+    the hand's record, and the spectators' never reaches the seats)."""
     if hand.ended_at is None:
         raise HandInProgress(hand.pk)
     events = list(
-        GameEvent.objects.filter(hand=hand).order_by("seq")
+        GameEvent.objects.filter(hand=hand).exclude(type__in=CHAT_EVENTS).order_by("seq")
         .values("seq", "type", "payload", "audience", "created_at")
     )
     for kind in HAND_LOG_ENDS:
@@ -175,3 +220,12 @@ def hand_replay_events(*, hand):
         if last is not None:
             return events[: last + 1]
     return events
+
+
+def hand_replay_build(*, hand, events=None):
+    """What the replay of a finished hand steps through (games.replay), every hand sorted as
+    it was held in play; `events` from hand_replay_events when the caller has them."""
+    if events is None:
+        events = hand_replay_events(hand=hand)
+    options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
+    return replay_sort(replay_build(events), variant=hand.variant, options=options)

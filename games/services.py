@@ -20,11 +20,20 @@ from django.utils import timezone
 from accounts.models import LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
+from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
 from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
 from games.fanout import fanout_send
-from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
+from games.models import (
+    SPECTATORS,
+    ChatMessage,
+    GameEvent,
+    GameState,
+    Hand,
+    HandPlayer,
+    TableClosure,
+)
 from games.selectors import hand_refunds_due, table_is_closed, table_public
 from games.stakes import stake_required_balance
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
@@ -35,12 +44,14 @@ logger = logging.getLogger(__name__)
 
 
 class ActionError(Exception):
-    """An action was refused; nothing changed. `code` is stable (docs/protocol.md)."""
+    """An action was refused; nothing changed. `code` is stable (docs/protocol.md);
+    `details` are fields the error message carries besides them (e.g. `retry_after`)."""
 
-    def __init__(self, code, message=""):
+    def __init__(self, code, message="", details=None):
         super().__init__(message or code)
         self.code = code
         self.message = message or code
+        self.details = details or {}
 
 
 # --- groups (who hears what) ---------------------------------------------------------------
@@ -305,6 +316,75 @@ def table_spectators_add(*, table_id, n):
                 .update(spectators=Greatest(F("spectators") + n, 0)))
 
 
+def chat_send(*, table_id, user, text=None, phrase=None):
+    """`user` says `text` (or the one-tap `phrase`) at the table: a seated player to everyone
+    there, anyone else to the spectators only (never to the seats: no coaching, during a
+    hand or between hands). Refused, with nothing sent or stored: an empty or too long text,
+    an unknown phrase, a user an operator has banned, a closed table, more messages than
+    games.chat's rate allows (`chat_flood`, with `retry_after` seconds).
+
+    Locks the GameState row: the message is the next event of the table's sequence (so a
+    reconnecting client catches up on it) and the version does not move (no action in
+    flight goes stale). Returns the message's seq."""
+    said = _chat_said(text, phrase)
+    if sitting_ban_active(user=user) is not None:
+        raise ActionError("chat_banned", "an operator has banned you; you cannot chat for now")
+    if table_is_closed(table_id=table_id):
+        raise ActionError("table_closed", "this table was closed by an operator")
+    wait = chat_rate_take(user_id=user.pk)
+    if wait is not None:
+        raise ActionError("chat_flood", f"too many messages; wait {wait} s",
+                          details={"retry_after": wait})
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        seat = change.seat_of(user)
+        change.event({"type": "chat", "seat": seat, "spectator": seat is None, "user": user.pk,
+                      "name": str(user), **said},
+                     SPECTATORS if seat is None else None)
+        seq = change.commit(bump_version=False)["seq"]
+        ChatMessage.objects.create(table_id=table_id, seq=seq, hand=change.hand, user=user,
+                                   seat=seat, text=said["text"] or "",
+                                   phrase=said["phrase"] or "")
+        return seq
+
+
+def _chat_said(text, phrase):
+    if phrase is not None:
+        if text is not None or not isinstance(phrase, str) or phrase not in PHRASES:
+            raise ActionError("chat_bad_phrase", "a chat message is a text or a known phrase")
+        return {"text": None, "phrase": phrase}
+    if not isinstance(text, str):
+        raise ActionError("chat_empty", "say something")
+    text = chat_text_clean(text)
+    if not text:
+        raise ActionError("chat_empty", "say something")
+    if len(text) > CHAT_MAX_CHARS:
+        raise ActionError("chat_too_long", f"a message is at most {CHAT_MAX_CHARS} characters",
+                          details={"max": CHAT_MAX_CHARS})
+    return {"text": text, "phrase": None}
+
+
+def chat_delete(*, message_id, deleted_by, reason):
+    """An operator deletes a chat message (moderation): from now on it is left out of every
+    catch-up and snapshot, and a `chat_deleted` event (to the message's own audience) tells
+    the open sockets to remove it. The row stays, marked, as the record. Locks the GameState
+    row, then the message. Returns False when it was already deleted."""
+    table_id = ChatMessage.objects.values_list("table_id", flat=True).get(pk=message_id)
+    with transaction.atomic():
+        change = _Change.begin(table_id)
+        message = ChatMessage.objects.select_for_update().get(pk=message_id)
+        if message.deleted_at is not None:
+            return False
+        message.deleted_at, message.deleted_by, message.deleted_reason = (
+            timezone.now(), deleted_by, reason)
+        message.save(update_fields=["deleted_at", "deleted_by", "deleted_reason"])
+        change.event({"type": "chat_deleted", "chat_seq": message.seq,
+                      "spectator": message.spectator},
+                     SPECTATORS if message.spectator else None)
+        change.commit(bump_version=False)
+        return True
+
+
 def hand_settle(*, hand_id):
     """Pay a finished hand out of the ledger: deltas × base stake, at most once.
 
@@ -356,7 +436,7 @@ def hand_settle(*, hand_id):
         HandPlayer.objects.bulk_update(players.values(), ["points"])
         # The statistics move in the same transaction as the ledger, so they always agree.
         hand_stats_record(hand=hand)
-        change.event({"type": "settled", "hand": hand.number, "points": paid})
+        change.event({"type": "settled", "hand": hand.number, "hand_id": hand.pk, "points": paid})
         change.commit(bump_version=False)
         return True
 
@@ -626,8 +706,9 @@ class _Change:
             self.dirty_seats.add(seat.number)
         for control in self.control:
             control["timeouts"] = 0
-        self.event({"type": "hand_started", "hand": number, "levels": self.state["levels"],
-                    "dealer": self.state["dealer"], "deal_commitment": commitment})
+        self.event({"type": "hand_started", "hand": number, "hand_id": self.hand.pk,
+                    "levels": self.state["levels"], "dealer": self.state["dealer"],
+                    "deal_commitment": commitment})
 
     def _reveal_deal(self, hand):
         """The hand is over (ended or voided): its seed is public now (games.deals)."""
@@ -734,8 +815,9 @@ class _Change:
         machine = machine_for(self.state["variant"]) if self.state else None
         out = {}
         for audience in (0, 1, 2, 3, None):
+            own = SPECTATORS if audience is None else audience
             events = [dict(r.payload, type=r.type, seq=r.seq) for r in rows
-                      if r.audience is None or r.audience == audience]
+                      if r.audience is None or r.audience == own]
             out[audience] = {
                 "type": "update",
                 "version": version,

@@ -2,10 +2,11 @@
 variant lists, the pages' labels): the engine is games' own (docs/architecture.md), so they
 read variants here and never import games.engine."""
 
+from games.engine.cards import FACES
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, descriptors, variant_ids
 
-__all__ = ["descriptor", "descriptor_or_none", "descriptors", "variant_ids"]
+__all__ = ["descriptor", "descriptor_or_none", "descriptors", "level_name", "variant_ids"]
 
 
 def descriptor_or_none(variant_id):
@@ -14,3 +15,8 @@ def descriptor_or_none(variant_id):
         return descriptor(variant_id)
     except RuleError:
         return None
+
+
+def level_name(level):
+    """A level (级) as players say it: 2..10, J, Q, K, A; "–" for none."""
+    return FACES[level - 2] if isinstance(level, int) and 2 <= level <= 14 else "–"

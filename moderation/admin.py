@@ -13,12 +13,13 @@ from django.utils.translation import gettext_lazy as _
 from accounts import admin as accounts_admin
 from accounts.models import LedgerTransaction, SittingBan, User
 from games import admin as games_admin
-from games.models import Hand
+from games.models import ChatMessage, Hand
 from games.services import ActionError, table_open, table_settings_change
 from games.variants import variant_ids
 from lobby import admin as lobby_admin
 from lobby.models import Table
 from moderation.admin_actions import (
+    ChatOperatorActions,
     HandOperatorActions,
     LedgerOperatorActions,
     SittingBanOperatorActions,
@@ -60,9 +61,10 @@ class TableForm(forms.ModelForm):
     table's lock apply and a refusal shows on the form, with nothing written."""
 
     variant = forms.ChoiceField(label=capfirst(Table._meta.get_field("variant").verbose_name))
-    options = forms.JSONField(label=capfirst(Table._meta.get_field("options").verbose_name),
-                              required=False, help_text=_('The variant\'s table options, e.g. {"decks": 2}; '
-                                          "those left out take their defaults."))
+    options = forms.JSONField(
+        label=capfirst(Table._meta.get_field("options").verbose_name), required=False,
+        help_text=_('The variant\'s table options, e.g. {"decks": 2}; those left out take '
+                    "their defaults."))
 
     class Meta:
         model = Table
@@ -99,7 +101,7 @@ class TableForm(forms.ModelForm):
         return data
 
 
-for model in (Table, Hand, LedgerTransaction, User):
+for model in (Table, Hand, LedgerTransaction, User, ChatMessage):
     admin.site.unregister(model)
 
 
@@ -156,6 +158,11 @@ class HandAdmin(HandOperatorActions, games_admin.HandAdmin):
         if hand.ended_at is not None:
             links.append((reverse("ui:replay", args=[hand.pk]), _("replay")))
         return format_html_join(" · ", '<a href="{}">{}</a>', links)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ChatOperatorActions, games_admin.ChatMessageAdmin):
+    pass
 
 
 @admin.register(LedgerTransaction)

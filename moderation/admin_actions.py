@@ -23,6 +23,7 @@ from games.selectors import table_close_preview
 from moderation.models import OperatorAction
 from moderation.services import (
     OperatorError,
+    chat_message_delete,
     hand_settlement_rerun,
     ledger_transaction_reverse,
     operator_may,
@@ -121,6 +122,23 @@ def force_close_preview(table):
         lines = ["no hand is running: nothing to void or refund"]
     seated = [f"seat {seat.number}: {seat.user}" for seat in table.seats.all() if seat.user_id]
     return lines + ([f"stands up {', '.join(seated)}"] if seated else [])
+
+
+class ChatOperatorActions:
+    """For games' ChatMessageAdmin: delete messages (they leave the table, the row stays)."""
+
+    actions = ["delete_messages"]
+
+    @admin.action(description=_("Delete from the table (hide from everyone, say why)"),
+                  permissions=["delete_messages"])
+    def delete_messages(self, request, queryset):
+        return _with_form(
+            self, request, queryset, title=_("Delete chat messages"),
+            run=lambda message, data: chat_message_delete(
+                message_id=message.pk, operator=request.user, reason=data["reason"]))
+
+    def has_delete_messages_permission(self, request):
+        return operator_may(operator=request.user, kind=Kind.CHAT_DELETE)
 
 
 class HandOperatorActions:

@@ -20,13 +20,14 @@ class OperatorAction(AppendOnlyModel):
         REVERSAL = "reversal", _("Reverse a ledger transaction")
         BAN = "ban", _("Ban from sitting")
         LIFT = "lift", _("Lift a sitting ban")
+        CHAT_DELETE = "chat_delete", _("Delete a chat message")
 
     operator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                  related_name="+", verbose_name=_("operator"))
     kind = models.CharField(_("action"), max_length=32, choices=Kind.choices)
     reason = models.CharField(_("reason"), max_length=200)
     # What was acted on, as "<thing>:<id>" ("table:3", "hand:12", "ledger_transaction:40",
-    # "user:7", "sitting_ban:5"): the same references the ledger uses.
+    # "user:7", "sitting_ban:5", "chat_message:9"): the same references the ledger uses.
     targets = models.JSONField(_("objects"), default=list)
     outcome = models.TextField(_("outcome"))
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
@@ -41,6 +42,7 @@ class OperatorAction(AppendOnlyModel):
             ("reverse_transaction", _("Can reverse a ledger transaction")),
             ("ban_user", _("Can ban players from sitting")),
             ("lift_ban", _("Can lift a sitting ban")),
+            ("delete_chat_message", _("Can delete a chat message")),
         ]
         indexes = [models.Index(fields=["kind", "-created_at"], name="operator_action_kind")]
 
@@ -54,4 +56,5 @@ class OperatorAction(AppendOnlyModel):
         Kind.REVERSAL: "reverse_transaction",
         Kind.BAN: "ban_user",
         Kind.LIFT: "lift_ban",
+        Kind.CHAT_DELETE: "delete_chat_message",
     }

@@ -16,7 +16,13 @@ from accounts import services as accounts_services
 from accounts.models import LedgerTransaction
 from games.models import Hand
 from games.selectors import table_is_closed
-from games.services import ActionError, hand_settle, hand_stats_record, table_close
+from games.services import (
+    ActionError,
+    chat_delete,
+    hand_settle,
+    hand_stats_record,
+    table_close,
+)
 from moderation.models import OperatorAction
 
 Kind = OperatorAction.Kind
@@ -184,3 +190,17 @@ def sitting_bans_lift(*, bans, operator, reason):
                                                        if ban not in lifted))
         return _log(operator=operator, kind=Kind.LIFT, reason=reason,
                     targets=[f"sitting_ban:{b.pk}" for b in bans], outcome="; ".join(done))
+
+
+def chat_message_delete(*, message_id, operator, reason):
+    """Delete a chat message (games.services.chat_delete): it disappears from every
+    catch-up and snapshot and the open sockets are told. Returns the OperatorAction.
+    Raises OperatorError (nothing changed, nothing logged) without the permission or a
+    reason, or when it was deleted already."""
+    _permission_check(operator, Kind.CHAT_DELETE)
+    reason = _reason_clean(reason)
+    with transaction.atomic():
+        if not chat_delete(message_id=message_id, deleted_by=operator, reason=reason):
+            raise OperatorError("already deleted")
+        return _log(operator=operator, kind=Kind.CHAT_DELETE, reason=reason,
+                    targets=[f"chat_message:{message_id}"], outcome="deleted from the table")

@@ -1,7 +1,8 @@
 from django import forms
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from games.variants import descriptor, descriptors
 from lobby.models import Room
 from ui.messages import in_language
@@ -23,7 +24,7 @@ class TableCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         variants = descriptors()
         variant = self.fields["variant"]
-        variant.choices = [(d.id, _t("%(game)s — sitting needs %(worst)s × the stake") % {
+        variant.choices = [(d.id, gettext("%(game)s — sitting needs %(worst)s × the stake") % {
             "game": in_language(d.label), "worst": d.worst_loss}) for d in variants]
         variant.initial = variants[0].id if variants else None
         option_fields = []
@@ -50,8 +51,27 @@ def _option_field(variant_id, option_name):
 def _option_choice_field(variant, option):
     by_text = {str(value): value for value in option.values()}
     return forms.TypedChoiceField(
-        label=_t("%(option)s (%(game)s)") % {"option": in_language(option.label),
+        label=gettext("%(option)s (%(game)s)") % {"option": in_language(option.label),
                                               "game": in_language(variant.label)},
         choices=[(value, in_language(text)) for value, text in option.choices],
         coerce=by_text.__getitem__, initial=option.default, required=False, empty_value=None,
         widget=forms.Select(attrs={"data-variant": variant.id}))
+
+
+class PrefsForm(forms.Form):
+    """The player's table settings (accounts.services.user_prefs_set): from the profile
+    page, or as JSON from the table page."""
+
+    sort = forms.ChoiceField(label=_("Order of my hand"), choices=User.HandSort.choices,
+                             widget=forms.RadioSelect)
+    turn_sound = forms.BooleanField(label=_("Play a sound when it is my turn"), required=False)
+
+    @classmethod
+    def from_json(cls, body, prefs):
+        """The form for a JSON object holding `sort`, `turn_sound` or both (the others keep
+        `prefs`, the settings now), or None when `body` is not such an object."""
+        if not isinstance(body, dict) or not body or set(body) - {"sort", "turn_sound"}:
+            return None
+        if not isinstance(body.get("turn_sound", False), bool):
+            return None
+        return cls({**prefs, **body})

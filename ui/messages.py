@@ -5,6 +5,7 @@ refusal in the player's language while the server only ever sends a code."""
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from games.chat import PHRASES
 from games.variants import descriptor_or_none
 
 # Error codes of games.services / the engine / the sockets (docs/protocol.md).
@@ -44,6 +45,11 @@ ERRORS = {
     "spectator": _("Spectators cannot act."),
     "banned": _("An operator has banned you from sitting for now."),
     "table_closed": _("An operator closed this table."),
+    "chat_empty": _("Type a message first."),
+    "chat_too_long": _("A message is at most {n} characters."),
+    "chat_flood": _("Too many messages: wait {n} s."),
+    "chat_banned": _("An operator has banned you: you cannot chat for now."),
+    "chat_bad_phrase": _("That phrase is not offered."),
 }
 GENERIC_ERROR = _("That action was refused.")
 
@@ -92,6 +98,19 @@ LABELS = {
     "replaced": _("This seat was opened in another window or tab."),
 }
 
+# The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.
+REPLAY_LABELS = {
+    "deal": _("Before the first trick: the hands as play began"),
+    "trick_of": _("Trick {k} of {n}"),
+    "leads": _("{name} leads"),
+    "wins": _("{name} wins the trick (+{points})"),
+    "defenders": _("Defenders' points so far: {n}"),
+    "unfinished": _("The hand ended during this trick."),
+}
+
+# Seats by their place at the table: play goes 0 → 1 → 2 → 3, counter-clockwise (RULES §1).
+SEAT_PLACES = (_("East"), _("North"), _("West"), _("South"))
+
 
 def in_language(texts):
     """One of a descriptor's {"en": ..., "zh": ...} texts, in the active language (else English)."""
@@ -114,4 +133,10 @@ def client_catalog():
         "errors": {code: str(text) for code, text in ERRORS.items()},
         "error": str(GENERIC_ERROR),
         "labels": {key: str(text) for key, text in LABELS.items()},
+        # The one-tap chat phrases by id: each reader sees their own language.
+        "phrases": {key: in_language(texts) for key, texts in PHRASES.items()},
     }
+
+
+def replay_catalog():
+    return {key: str(text) for key, text in REPLAY_LABELS.items()}

@@ -2,24 +2,34 @@
 token. Thin: tables are made and seats change through games.services (which decide who may),
 and the live table itself talks to the socket (docs/protocol.md)."""
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.selectors import api_token_of, ledger_history, point_balance
-from accounts.services import api_token_create, api_token_revoke
+from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
+from accounts.services import api_token_create, api_token_revoke, user_prefs_set
 from games import services as game_services
-from games.replay import replay_build
-from games.selectors import HandInProgress, hand_finished_get, hand_replay_events
+from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
 from games.timers import timer_lengths
-from games.variants import descriptor
+from games.variants import descriptor, descriptor_or_none, level_name
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
-from ui.forms import TableCreateForm
-from ui.messages import action_error_text, client_catalog, in_language
+from ui.forms import PrefsForm, TableCreateForm
+from ui.messages import (
+    LABELS,
+    SEAT_PLACES,
+    action_error_text,
+    client_catalog,
+    in_language,
+    replay_catalog,
+)
 from ui.selectors import lobby_rooms, seat_of
 
 
@@ -110,7 +120,14 @@ def table(request, table_id):
         "timers": timer_lengths(variant=table.variant, turn_timeout=table.turn_timeout),
         "lobby": reverse("ui:lobby"),
         "profile": reverse("ui:profile"),
+        # A finished hand's replay: "{hand}" stands for the hand_id of hand_started/settled.
+        "replay_url": reverse("ui:replay", args=[0]).replace("/0/", "/{hand}/"),
         "catalog": client_catalog(),
+        # The player's settings; the page changes them by POSTing JSON to `prefs_url` with
+        # `csrf` in the X-CSRFToken header.
+        "prefs": user_prefs(user=request.user),
+        "prefs_url": reverse("ui:prefs"),
+        "csrf": get_token(request),
     }
     return render(request, "ui/table.html", {
         "table": table, "client": client, "watching": watching,
@@ -118,19 +135,73 @@ def table(request, table_id):
     })
 
 
+# Where each seat sits on the page, from the reader's own seat (at the bottom) on. Someone
+# who did not play sees South at the bottom, so East is on the right as on a map.
+POSITIONS = ("bottom", "right", "top", "left")
+SOUTH = 3
+
+
 def hand_replay(request, pk):
-    """Step through a finished hand trick by trick (403 while it is being played)."""
+    """A finished hand drawn as a table, stepped through trick by trick (403 while it is
+    being played). A player of the hand sees it from their own seat."""
     try:
         hand = hand_finished_get(hand_id=pk)
     except HandInProgress:
         return render(request, "ui/replay_unavailable.html", {"hand_id": pk}, status=403)
     if hand is None:
         raise Http404
+    replay = hand_replay_build(hand=hand)
+    players = list(hand.players.all())
+    rules = descriptor_or_none(hand.variant)
+    teams = rules.partnerships if rules else True
+    mine = next((p.seat for p in players if p.user_id == request.user.pk), SOUTH)
+    seats = [{
+        "seat": p.seat, "name": str(p.user), "bot": p.is_bot, "points": p.points,
+        "place": str(SEAT_PLACES[p.seat]), "pos": POSITIONS[(p.seat - mine) % 4],
+        "team": ("B" if p.seat % 2 else "A") if teams else None,
+        "dealer": p.seat == hand.dealer,
+    } for p in players]
+    trump = replay["trump"]
+    names = [s["name"] for s in seats]
     return render(request, "ui/replay.html", {
         "hand": hand,
-        "players": list(hand.players.all()),
-        "replay": replay_build(hand_replay_events(hand=hand)),
+        "seats": seats,
+        "dealer": next((s for s in seats if s["dealer"]), None),
+        "teams": teams,
+        "plays_matches": rules.plays_matches if rules else True,
+        "trump": trump,
+        "no_trump": str(LABELS["no_trump"]),
+        "level": level_name(trump["level"]) if trump else None,
+        "levels_before": [level_name(n) for n in hand.levels_before or []],
+        "levels_after": [level_name(n) for n in hand.levels_after or []],
+        "replay": replay,
+        "calls": [_replay_call(call, names) for call in replay["calls"]],
+        "tricks": [{
+            "leader": names[t["leader"]],
+            "winner": names[t["winner"]] if t.get("winner") is not None else None,
+            "points": t.get("points"),
+        } for t in replay["tricks"]],
+        "script": {"replay": replay, "names": names, "positions": [s["pos"] for s in seats],
+                   "labels": replay_catalog()},
     })
+
+
+def _replay_call(call, names):
+    """One declaration, bid, contract or trump of a replay as a sentence (with the cards or
+    the suit the page draws)."""
+    kind, seat = call["type"], call.get("seat", call.get("dealer"))
+    name = names[seat] if seat is not None else "–"
+    if kind == "declared":
+        return {"text": _("%(name)s declared") % {"name": name}, "cards": call["cards"]}
+    if kind == "bid":
+        text = (_("%(name)s passes") if call.get("bid") is None else _("%(name)s bids %(bid)s"))
+        return {"text": text % {"name": name, "bid": call.get("bid")}}
+    if kind == "contract":
+        return {"text": _("%(name)s plays for %(bid)s (× %(m)s)") % {
+            "name": name, "bid": call.get("bid"), "m": call.get("multiplier")}}
+    if call.get("trump") is None:
+        return {"text": _("%(name)s deals; no trump (无主)") % {"name": name}}
+    return {"text": _("%(name)s deals; trump:") % {"name": name}, "suit": call["trump"]}
 
 
 @login_required
@@ -138,7 +209,41 @@ def profile(request):
     return render(request, "ui/profile.html", {
         "balance": point_balance(user=request.user),
         "entries": ledger_history(user=request.user),
+        "prefs_form": PrefsForm(initial=user_prefs(user=request.user)),
     })
+
+
+@login_required
+@require_POST
+def profile_prefs(request):
+    """The profile page's table settings form."""
+    form = PrefsForm(request.POST)
+    if form.is_valid():
+        user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
+                       turn_sound=form.cleaned_data["turn_sound"])
+        messages.success(request, _("Your table settings are saved."))
+    else:
+        messages.error(request, _("Those settings are not offered."))
+    return redirect("ui:profile")
+
+
+@require_POST
+def prefs_json(request):
+    """The table page's settings switch: a JSON object with `sort` ("trump" or "suit")
+    and/or `turn_sound` (true/false); answers with the settings now. Like every POST it
+    needs the CSRF token (header X-CSRFToken)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "not_logged_in"}, status=401)
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        body = None
+    form = PrefsForm.from_json(body, user_prefs(user=request.user))
+    if form is None or not form.is_valid():
+        return JsonResponse({"error": "bad_prefs"}, status=400)
+    user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
+                   turn_sound=form.cleaned_data["turn_sound"])
+    return JsonResponse(user_prefs(user=request.user))
 
 
 @login_required

@@ -224,6 +224,12 @@ GAMES_AUTO_DELAY = float(env_str("GAMES_AUTO_SECONDS", "1"))
 GAMES_TIMER_OVERRIDES = env_seconds("GAMES_TIMER_OVERRIDES")
 # Messages a socket may send per second (burst = twice that) before it is closed.
 GAMES_SOCKET_RATE = float(env_str("GAMES_SOCKET_RATE", "20"))
+# Table chat (games/chat.py): a user sends at most GAMES_CHAT_RATE messages in any
+# GAMES_CHAT_WINDOW seconds, counted in Redis so the limit holds across daphne processes.
+GAMES_CHAT_RATE = env_int("GAMES_CHAT_RATE", 5)
+GAMES_CHAT_WINDOW = float(env_str("GAMES_CHAT_WINDOW", "10"))
+# What the platform's own Redis keys (not the channel layer's, not Celery's) start with.
+GAMES_REDIS_PREFIX = env_str("GAMES_REDIS_PREFIX", "tractor")
 
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.

@@ -34,6 +34,7 @@ CELERY_RESULT_BACKEND = REDIS_URL
 # keep one run's groups, tasks and purges away from another's.
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-test-{os.getpid()}"  # noqa: F405
 CELERY_TASK_DEFAULT_QUEUE = f"celery-test-{os.getpid()}"
+GAMES_REDIS_PREFIX = f"tractor-test-{os.getpid()}"
 
 # Hashing is not what the tests check, and the default hasher costs ~100 ms a password.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

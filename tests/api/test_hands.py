@@ -37,6 +37,10 @@ def test_hand_detail_after_the_end(api, finished_hand):
     body = api.get(f"/api/v1/hands/{hand.pk}/").json()
     assert body["settled"] is True and body["void"] is False
     assert [p["points"] for p in body["players"]] == [d * 10 for d in hand.result["deltas"]]
+    assert body["replay_url"] == f"http://testserver/hands/{hand.pk}/replay/"
+    assert api.get(body["replay_url"]).status_code == 200
+    row = api.get(f"/api/v1/players/{users[0].pk}/hands/").json()["results"][0]
+    assert row["hand"]["replay_url"] == body["replay_url"]
     # Who won and by how much: classic's dealer side wins below 80 defenders' points (§2.9).
     assert body["winner"] == ("dealer" if body["defender_points"] < 80 else "defenders")
     winners = [s for s in range(4) if hand.result["deltas"][s] > 0]

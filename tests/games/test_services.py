@@ -41,6 +41,9 @@ def test_full_hand_through_the_service_settles_once(seated_table, helpers):
     assert ledger_mismatches() == []
     seqs = list(GameEvent.objects.filter(table=table).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, game.seq + 2))
+    # The hand's id, for its replay's address, comes with its start and its settlement.
+    for kind in ("hand_started", "settled"):
+        assert GameEvent.objects.get(table=table, type=kind).payload["hand_id"] == hand.pk
 
 
 def test_stale_version_changes_nothing(seated_table, helpers):

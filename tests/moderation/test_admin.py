@@ -9,8 +9,9 @@ from accounts.selectors import point_balance
 from accounts.services import ESCROW, ledger_post, system_account_get_or_create
 from accounts.models import SittingBan
 from accounts.selectors import sitting_ban_active
-from games.models import GameEvent, GameState, Hand, TableClosure
-from games.services import game_timer_fire
+from games.models import ChatMessage, GameEvent, GameState, Hand, TableClosure
+from games.selectors import game_catchup
+from games.services import chat_send, game_timer_fire
 from moderation.services import OperatorError, table_force_close
 from lobby.models import Seat, Table
 from moderation.models import OperatorAction
@@ -217,7 +218,7 @@ def test_repeated_escapers_are_flagged(admin_client, settled_rows, now):
     "/admin/accounts/user/", "/admin/games/bot/", "/admin/accounts/sittingban/",
     "/admin/games/tableclosure/", "/admin/stats/playerstats/", "/admin/moderation/operatoraction/",
     "/admin/lobby/table/add/", "/admin/accounts/ledgerentry/", "/admin/games/gameevent/",
-    "/admin/games/gamestate/",
+    "/admin/games/gamestate/", "/admin/games/chatmessage/",
 ])
 def test_operator_pages_render(admin_client, settled_rows, make_user, url):
     make_user(is_bot=True)
@@ -329,3 +330,35 @@ def test_operators_find_tables_hands_events_and_ledger_entries(admin_client, fin
     # Ledger entries: by kind.
     settled = rows("/admin/accounts/ledgerentry/?transaction__kind__exact=settle")
     assert {e.transaction.key for e in settled} == {f"settle:{hand.pk}"}
+
+
+def test_chat_in_the_admin_is_escaped_marked_and_deleted_with_a_reason(admin_client,
+                                                                       table_factory):
+    table, users = table_factory()
+    script = '<script>alert("x")</script>'
+    chat_send(table_id=table.pk, user=users[0], text=script)
+    chat_send(table_id=table.pk, user=users[1], text="said before a ban")
+    SittingBan.objects.create(user=users[1], reason="abuse", starts_at=timezone.now(),
+                              ends_at=timezone.now() + timedelta(days=1))
+    url = "/admin/games/chatmessage/"
+    page = admin_client.get(url).content.decode()
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page and script not in page
+    assert "hidden: the author is banned" in page
+    message = ChatMessage.objects.get(user=users[0])
+    assert message.text == script  # stored as typed
+    form = {"action": "delete_messages", "_selected_action": [message.pk]}
+    page = admin_client.post(url, form)
+    assert page.status_code == 200 and b"reason" in page.content  # asks why first
+    assert ChatMessage.objects.get(pk=message.pk).deleted_at is None
+    for _ in range(2):  # a double submit deletes once
+        assert admin_client.post(url, dict(form, apply="1", reason="markup")).status_code == 302
+    message.refresh_from_db()
+    assert message.deleted_by.is_superuser and message.deleted_reason == "markup"
+    logged = OperatorAction.objects.get()  # the second submit was refused: already deleted
+    assert (logged.kind, logged.reason, logged.targets) == \
+        ("chat_delete", "markup", [f"chat_message:{message.pk}"])
+    # Gone from the table: neither message is in a catch-up any more (one deleted, one banned).
+    catchup = game_catchup(table_id=table.pk, seat=2, last_seq=0)
+    chat = [e for e in catchup["events"] if e["type"].startswith("chat")]
+    assert [e["type"] for e in chat] == ["chat_deleted"] and chat[0]["chat_seq"] == message.seq
+    assert "deleted by" in admin_client.get(url).content.decode()

@@ -6,12 +6,13 @@ import re
 import pytest
 from django.utils import translation
 
-from ui.messages import ERRORS, LABELS, client_catalog
+from ui.messages import ERRORS, LABELS, REPLAY_LABELS, client_catalog
 
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
-@pytest.mark.parametrize("key, text", sorted({**ERRORS, **LABELS}.items()))
+@pytest.mark.parametrize("key, text", sorted({**ERRORS, **LABELS, **{
+    f"replay_{key}": text for key, text in REPLAY_LABELS.items()}}.items()))
 def test_every_client_text_is_translated_with_its_placeholders(key, text):
     with translation.override("en"):
         english = str(text)

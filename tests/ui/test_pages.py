@@ -84,3 +84,16 @@ def test_the_lobby_lists_open_tables_with_seats_stake_and_spectators(client, pla
 def test_pages_follow_the_chosen_language(client, player):
     client.post(reverse("accounts:language"), {"language": "zh-hans", "next": "/lobby/"})
     assert "游戏大厅" in client.get(reverse("ui:lobby")).content.decode()
+
+
+def test_the_table_page_hands_the_players_settings_to_its_script(client, player):
+    player.hand_sort, player.turn_sound = "suit", True
+    player.save()
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
+                         base_stake=10)
+    config = client_config(client.get(reverse("ui:table", args=[table.pk])))
+    assert config["prefs"] == {"sort": "suit", "turn_sound": True}
+    assert config["prefs_url"] == "/accounts/profile/settings.json"
+    assert config["csrf"] and client.cookies["csrftoken"].value
+    assert config["catalog"]["phrases"]["thanks"] == "Thanks!"
+    assert config["replay_url"] == "/hands/{hand}/replay/"

@@ -1,5 +1,6 @@
 """The profile page: balance, recent hands, the statistics charts and the replay links."""
 
+import json
 import re
 from datetime import timedelta
 
@@ -49,3 +50,64 @@ def test_profile_page_shows_charts_and_replay_links(client, finished_hand):
     page = client.get("/accounts/profile/").content.decode()
     assert page.count("<svg") >= 2 and 'id="stats-charts"' in page
     assert f"/hands/{hand.pk}/replay/" in page and "/api/token/" in page
+
+
+# --- the player's table settings ----------------------------------------------------------------
+
+
+def test_table_settings_start_at_trumps_first_and_silent_and_save_from_the_profile(client,
+                                                                                  make_user):
+    user = make_user()
+    client.force_login(user)
+    page = client.get("/accounts/profile/").content.decode()
+    assert re.search(r'<input type="radio" name="sort" value="trump"[^>]* checked', page)
+    assert not re.search(r'name="turn_sound"[^>]* checked', page)
+    response = client.post("/accounts/profile/settings/", {"sort": "suit", "turn_sound": "on"})
+    assert response.status_code == 302 and response["Location"] == "/accounts/profile/"
+    user.refresh_from_db()
+    assert (user.hand_sort, user.turn_sound) == ("suit", True)
+    page = client.get("/accounts/profile/").content.decode()
+    assert re.search(r'<input type="radio" name="sort" value="suit"[^>]* checked', page)
+    assert re.search(r'name="turn_sound"[^>]* checked', page)
+    # A value not offered changes nothing.
+    client.post("/accounts/profile/settings/", {"sort": "rank"})
+    user.refresh_from_db()
+    assert (user.hand_sort, user.turn_sound) == ("suit", True)
+
+
+def test_table_settings_in_chinese(client, make_user):
+    client.force_login(make_user())
+    client.post("/accounts/language/", {"language": "zh-hans", "next": "/"})
+    page = client.get("/accounts/profile/").content.decode()
+    assert "牌桌设置" in page and "主牌在前" in page and "按花色" in page and "轮到我时" in page
+
+
+def test_the_table_page_sets_them_with_a_json_post_that_needs_the_csrf_token(make_user):
+    from django.test import Client
+
+    user = make_user()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    url = "/accounts/profile/settings.json"
+    body = json.dumps({"turn_sound": True})
+    assert client.post(url, body, content_type="application/json").status_code == 403
+    client.get("/accounts/profile/")  # sets the CSRF cookie, as any page does
+    token = client.cookies["csrftoken"].value
+    response = client.post(url, body, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200 and response.json() == {"sort": "trump", "turn_sound": True}
+    response = client.post(url, json.dumps({"sort": "suit"}), content_type="application/json",
+                           HTTP_X_CSRFTOKEN=token)
+    assert response.json() == {"sort": "suit", "turn_sound": True}
+    for bad in ({"sort": "rank"}, {"turn_sound": "yes"}, {"colour": "red"}, {}, [], "suit",
+                None):
+        response = client.post(url, json.dumps(bad), content_type="application/json",
+                               HTTP_X_CSRFTOKEN=token)
+        assert response.status_code == 400 and response.json() == {"error": "bad_prefs"}, bad
+    response = client.post(url, "{not json", content_type="application/json",
+                           HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 400
+    user.refresh_from_db()
+    assert (user.hand_sort, user.turn_sound) == ("suit", True)
+    assert client.get(url).status_code == 405
+    anonymous = Client()
+    assert anonymous.post(url, body, content_type="application/json").status_code == 401
