@@ -85,7 +85,8 @@ class ApiErrorMiddleware:
             return response
         if response.status_code >= 400 and \
                 not response.get("Content-Type", "").startswith("application/json"):
-            code, message = STATUS_CODES.get(response.status_code, ("error", response.reason_phrase))
+            code, message = STATUS_CODES.get(response.status_code,
+                                             ("error", response.reason_phrase))
             answer = JsonResponse(error_body(code, message), status=response.status_code)
             for header in KEPT_HEADERS:
                 if header in response:

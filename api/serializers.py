@@ -201,7 +201,8 @@ class LedgerEntrySerializer(serializers.Serializer):
 class OperatorActionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     operator = PlayerBriefSerializer()
-    kind = serializers.CharField(help_text="force_close, settlement_rerun, reversal, ban or lift")
+    kind = serializers.CharField(
+        help_text="force_close, settlement_rerun, reversal, ban, lift or chat_delete")
     reason = serializers.CharField()
     targets = serializers.ListField(child=serializers.CharField(),
                                     help_text='what was acted on, as "<thing>:<id>"')

@@ -126,7 +126,8 @@ def seed(*, hands, players, seed_value):
             ended = now - timedelta(seconds=(hands - hand_id) * 30)
             result = {"deltas": deltas, "escape": escape, "levels": levels,
                       "winner": "dealer" if dealer_wins else "defenders"}
-            hand_buffer.append((hand_id, table, numbers[table], variant, 10, "bench", "", dealer, "S",
+            hand_buffer.append((hand_id, table, numbers[table], variant, 10, "bench", "", dealer,
+                                "S",
                                 "[2, 2]", "[3, 2]", rng.randrange(0, 200, 5),
                                 json.dumps(result), escape, True, ended, ended, ended))
             for seat, user in enumerate(seats):

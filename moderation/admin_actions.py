@@ -93,8 +93,9 @@ class TableOperatorActions:
 
     actions = ["force_close"]
 
-    @admin.action(description=_("Force-close (void the running hand, refund it, stand everyone up)"),
-                  permissions=["force_close"])
+    @admin.action(
+        description=_("Force-close (void the running hand, refund it, stand everyone up)"),
+        permissions=["force_close"])
     def force_close(self, request, queryset):
         return _with_form(
             self, request, queryset, title=_("Force-close tables"), describe=force_close_preview,

@@ -102,8 +102,9 @@ def test_a_running_hands_seed_appears_in_no_view_event_or_row(running_hand):
 async def test_no_frame_to_a_seat_or_a_spectator_names_the_seed_before_the_hand_ends(
         make_user, ws_connect, bots_play_a_hand):
     player, watcher = await sync_to_async(make_user)(), await sync_to_async(make_user)()
-    table = await sync_to_async(table_create)(room=await sync_to_async(room_default_get_or_create)(),
-                                              user=player, variant="classic", base_stake=1)
+    room = await sync_to_async(room_default_get_or_create)()
+    table = await sync_to_async(table_create)(room=room, user=player, variant="classic",
+                                              base_stake=1)
     comms = []
     for user, path in ((player, "play"), (watcher, "watch")):
         comm, ok, _ = await ws_connect(user, f"/ws/tables/{table.pk}/{path}/")

@@ -133,15 +133,14 @@ def test_the_admin_offers_an_action_only_to_who_may_do_it(ctx, staff_with, clien
     client.force_login(viewer)
     page = client.get("/admin/accounts/sittingban/").content.decode()
     assert page.count('value="lift"') == 0
-    client.post("/admin/accounts/sittingban/", {"action": "lift", "apply": "1",
-                                                 "reason": "x", "_selected_action": [ctx["ban"].pk]})
+    form = {"action": "lift", "apply": "1", "_selected_action": [ctx["ban"].pk]}
+    client.post("/admin/accounts/sittingban/", dict(form, reason="x"))
     assert sitting_ban_active(user=ctx["ban"].user) is not None
     lifter = staff_with("lift_ban")
     lifter.user_permissions.add(Permission.objects.get(codename="view_sittingban"))
     client.force_login(lifter)
     assert 'value="lift"' in client.get("/admin/accounts/sittingban/").content.decode()
-    client.post("/admin/accounts/sittingban/", {"action": "lift", "apply": "1",
-                                                 "reason": "appeal", "_selected_action": [ctx["ban"].pk]})
+    client.post("/admin/accounts/sittingban/", dict(form, reason="appeal"))
     assert sitting_ban_active(user=ctx["ban"].user) is None
     assert OperatorAction.objects.get().operator == lifter
 
