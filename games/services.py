@@ -5,13 +5,20 @@ table's GameState row (select_for_update on PostgreSQL) and writes it back with 
 compare-and-set on `version` (which also protects SQLite, where the lock is a no-op).
 Messages to sockets and Celery timers are sent with transaction.on_commit, so nobody
 hears of a change that was rolled back and no timer fires for a version that never was.
+Before its transaction commits a change takes the table's publish lock (games.fanout), held
+until its messages are handed to the channel layer, so a table's messages leave in commit
+order whichever process commits; every service runs in ``_table_atomic()``, which gives the
+lock back if the transaction rolls back instead.
 
-Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post).
+Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post); the
+publish lock after all of them.
 """
 
 import logging
 import secrets
+import threading
 from collections import defaultdict
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -24,7 +31,7 @@ from accounts.selectors import sitting_ban_active
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
-from games.fanout import fanout_send
+from games.fanout import fanout_send, publish_lock_give_back, publish_lock_take
 from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
 from games.selectors import table_is_closed, table_public
 from games.stakes import stake_required_balance
@@ -68,7 +75,7 @@ def game_apply_action(*, table_id, user, action, version):
         raise ActionError("bad_action", "an action is an object with a type")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ActionError("bad_version", "an action carries the version it was made for")
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         if version != change.game.version:
             raise ActionError("stale_version", "the table has moved on; here is the snapshot")
@@ -99,7 +106,7 @@ def game_timer_fire(*, table_id, version):
     # Most timers are stale (the player acted in time): say so without taking the lock.
     if not GameState.objects.filter(pk=table_id, version=version).exists():
         return False
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         game = change.game
         if game.version != version or game.deadline is None or game.state is None:
@@ -120,7 +127,7 @@ def game_timer_fire(*, table_id, version):
 def game_seat_connect(*, table_id, user, channel_name):
     """A player's socket for their seat opened: it becomes the seat's live socket and the
     seat leaves 托管 (P6: the player resumes). Locks the GameState row. Returns the seat."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         seat = change.seat_of(user)
         if seat is None:
@@ -140,7 +147,7 @@ def game_seat_connect(*, table_id, user, channel_name):
 def game_seat_disconnect(*, table_id, user, channel_name):
     """The seat's live socket closed: during a hand the seat goes on 托管 (P6). A socket that
     was already replaced by a newer one changes nothing. Locks the GameState row."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         seat = change.seat_of(user)
         if seat is None or change.control[seat].get("channel") != channel_name:
@@ -168,7 +175,7 @@ def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=
         raise ActionError(error.code, error.message) from None
     if not isinstance(turn_timeout, int) or not 5 <= turn_timeout <= 300:
         raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
-    with transaction.atomic():
+    with _table_atomic():
         table = Table.objects.create(room=room, name=name, variant=variant, options=options,
                                      turn_timeout=turn_timeout, created_by=user, seed=seed)
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
@@ -183,7 +190,7 @@ def table_sit(*, table_id, user, seat, base_stake=None):
     """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
     the user's balance must cover the worst loss of one hand; a user an operator banned and
     a closed table are refused. Locks the GameState row."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         change.sit(seat=seat, user=user, base_stake=base_stake)
         return change.commit()
@@ -193,7 +200,7 @@ def table_bot_add(*, table_id, user, seat):
     """`user`, seated at the table, fills the empty `seat` with a bot (a user with
     is_bot=True), ready to play at the table's stake. Only a player seated there may: a
     stranger cannot fill someone else's table. Locks the GameState row."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         if change.seat_of(user) is None:
             raise ActionError("not_seated", "only a player seated at this table adds bots")
@@ -215,7 +222,7 @@ def table_close(*, table_id, reason, closed_by=None):
     up, so a stale timer is a no-op. Closing a closed table changes nothing. Returns the
     TableClosure.
     """
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         closure = TableClosure.objects.filter(table_id=table_id).first()
         if closure is not None:
@@ -247,7 +254,7 @@ def hand_settle(*, hand_id):
     what they hold and the house covers the rest, so every transaction balances.
     """
     table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         hand = Hand.objects.select_for_update().get(pk=hand_id)
         if hand.settled or hand.result is None:
@@ -645,8 +652,7 @@ class _Change:
         game.hand, game.deadline = self.hand, deadline
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
-        vacated = sorted(self.vacated)
-        transaction.on_commit(lambda: _send(table_id, messages, vacated))
+        _outbox(table_id).append((messages, sorted(self.vacated)))
         if timer:
             transaction.on_commit(lambda: _schedule_timer(table_id, version, timer[1]))
         if self.ended_hand is not None:
@@ -675,16 +681,72 @@ class _Change:
         return out
 
 
-def _send(table_id, messages, vacated=()):
-    fanout_send([
-        (watch_group(table_id) if audience is None else seat_group(table_id, audience),
-         {"type": "table.message", "message": message})
-        for audience, message in messages.items()
-    ])
-    if vacated:
-        # After the update that says so: the old occupant's sockets must not stay in the
-        # seat's group, or they would hear the next occupant's cards.
-        fanout_send([(seat_group(table_id, seat), {"type": "table.vacated"}) for seat in vacated])
+# --- publishing in commit order (games.fanout) ------------------------------------------------
+
+_publishing = threading.local()
+
+
+@contextmanager
+def _table_atomic():
+    """transaction.atomic() for a change to a table. If the outermost transaction rolled
+    back after a change took a publish lock, the lock is given back here (on commit the
+    outbox's flush gives it back once the messages are out)."""
+    try:
+        with transaction.atomic():
+            yield
+    finally:
+        if not transaction.get_connection().in_atomic_block:
+            for outbox in _outboxes().values():
+                outbox.abandon()
+            _outboxes().clear()
+
+
+def _outboxes():
+    if not hasattr(_publishing, "outboxes"):
+        _publishing.outboxes = {}
+    return _publishing.outboxes
+
+
+def _outbox(table_id):
+    """The messages this transaction will publish for the table. The first change to the
+    table in the transaction takes its publish lock (we hold its row lock) and arranges the
+    flush on commit; a second one (a settlement inside a force-close) adds to the same."""
+    outboxes = _outboxes()
+    outbox = outboxes.get(table_id)
+    if outbox is None:
+        outbox = outboxes[table_id] = _Outbox(table_id, publish_lock_take(table_id))
+        transaction.on_commit(outbox.flush)
+    return outbox
+
+
+class _Outbox:
+    def __init__(self, table_id, held):
+        self.table_id, self.held, self.batches = table_id, held, []
+
+    def append(self, batch):
+        self.batches.append(batch)
+
+    def flush(self):
+        _outboxes().pop(self.table_id, None)
+        sends = []
+        for messages, vacated in self.batches:
+            sends.append([
+                (watch_group(self.table_id) if audience is None
+                 else seat_group(self.table_id, audience),
+                 {"type": "table.message", "message": message})
+                for audience, message in messages.items()
+            ])
+            if vacated:
+                # After the update that says so: the old occupant's sockets must not stay
+                # in the seat's group, or they would hear the next occupant's cards.
+                sends.append([(seat_group(self.table_id, seat), {"type": "table.vacated"})
+                              for seat in vacated])
+        for i, groups_messages in enumerate(sends):
+            fanout_send(groups_messages, then_release=self.held if i == len(sends) - 1 else None)
+
+    def abandon(self):
+        if self.held is not None:
+            publish_lock_give_back(self.held)
 
 
 def _schedule_timer(table_id, version, delay):

@@ -90,6 +90,9 @@ LABELS = {
     "you": _("you"),
     "add_bot": _("Add bot"), "sit": _("Sit"),
     "replaced": _("This seat was opened in another window or tab."),
+    "too_many_sockets": _("Too many tables are open in your windows or on your network; "
+                          "close some and reload this page."),
+    "bad_request": _("This table address is not valid."),
 }
 
 

@@ -91,9 +91,11 @@
     socket.onclose = function (e) {
       if (stopped) return;
       if (e.code === 4401) { location.href = "/accounts/login/?next=" + encodeURIComponent(location.pathname); return; }
-      if (e.code === 4409 || e.code === 4403 || e.code === 4404) {
+      var notices = { 4400: L.bad_request, 4403: client.catalog.errors.not_seated,
+        4404: client.catalog.errors.no_such_table, 4409: L.replaced, 4429: L.too_many_sockets };
+      if (notices[e.code]) {
         stopped = true;
-        showNotice(e.code === 4409 ? L.replaced : client.catalog.errors[e.code === 4403 ? "not_seated" : "no_such_table"], "error");
+        showNotice(notices[e.code], "error");
         return;
       }
       el.banner.hidden = false;
