@@ -28,13 +28,13 @@ from django.utils import timezone
 
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
-from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
+from accounts.services import ledger_post, user_create
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
 from games.fanout import fanout_send, publish_lock_give_back, publish_lock_take
 from games.models import GameEvent, GameState, Hand, HandPlayer, TableClosure
 from games.selectors import table_is_closed, table_public
-from games.stakes import stake_required_balance
+from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
 from stats.services import SeatResult, stats_record_hand
@@ -163,21 +163,29 @@ def game_seat_disconnect(*, table_id, user, channel_name):
         return True
 
 
-def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=25, name="",
-                 seed=""):
+def table_create(*, room, user, variant, base_stake, options=None, cap=None, turn_timeout=25,
+                 name="", seed=""):
     """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
     player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
-    balance short of the stake) leaves no table behind. `options` are the variant's table
-    options (its descriptor's; those left out take their defaults). Returns the table."""
+    balance short of cap × stake) leaves no table behind. `options` are the variant's table
+    options (its descriptor's; those left out take their defaults); `cap` is RULES P8b's cap
+    in base stakes, 1 up to the variant's worst loss with these options (the default).
+    Returns the table."""
     try:
         options = descriptor(variant).options_clean(options)
     except RuleError as error:
         raise ActionError(error.code, error.message) from None
     if not isinstance(turn_timeout, int) or not 5 <= turn_timeout <= 300:
         raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
+    worst = cap_default(variant=variant, options=options)
+    if cap is None:
+        cap = worst
+    if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= worst:
+        raise ActionError("bad_cap", f"the cap is 1-{worst} base stakes")
     with _table_atomic():
         table = Table.objects.create(room=room, name=name, variant=variant, options=options,
-                                     turn_timeout=turn_timeout, created_by=user, seed=seed)
+                                     cap=cap, turn_timeout=turn_timeout, created_by=user,
+                                     seed=seed)
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
         GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
         change = _Change.begin(table.pk)
@@ -188,7 +196,7 @@ def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=
 
 def table_sit(*, table_id, user, seat, base_stake=None):
     """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
-    the user's balance must cover the worst loss of one hand; a user an operator banned and
+    the user's balance must cover the table's cap × stake (P8b); a user an operator banned and
     a closed table are refused. Locks the GameState row."""
     with _table_atomic():
         change = _Change.begin(table_id)
@@ -199,12 +207,22 @@ def table_sit(*, table_id, user, seat, base_stake=None):
 def table_bot_add(*, table_id, user, seat):
     """`user`, seated at the table, fills the empty `seat` with a bot (a user with
     is_bot=True), ready to play at the table's stake. Only a player seated there may: a
-    stranger cannot fill someone else's table. Locks the GameState row."""
+    stranger cannot fill someone else's table. `user` backs the bot: cap × stake of their
+    points go to it now and whenever it runs short before a hand, and whatever it holds
+    comes back to them when it stands up (it stands up with them); they must keep their
+    own cap × stake besides. Locks the GameState row."""
     with _table_atomic():
         change = _Change.begin(table_id)
-        if change.seat_of(user) is None:
+        backer = change.seat_of(user)
+        if backer is None:
             raise ActionError("not_seated", "only a player seated at this table adds bots")
-        change.sit(seat=seat, user=_bot_user_free(), base_stake=None)
+        bot = _bot_user_free()
+        change.sit(seat=seat, user=bot, base_stake=None, balance_checked=False)
+        change.control[seat].update(backer=user.pk, bot_base=_balance(bot.pk))
+        if not change.bot_fund(seat):
+            need = change.need()
+            raise ActionError("balance_too_low",
+                              f"backing a bot needs {need} points besides your own {need}")
         change.ready(seat)
         return change.commit()
 
@@ -246,12 +264,15 @@ def table_spectators_add(*, table_id, n):
 
 
 def hand_settle(*, hand_id):
-    """Pay a finished hand out of the ledger: deltas × base stake, at most once.
+    """Pay a finished hand out of the ledger, at most once, zero-sum among its four players
+    (RULES P8b; games.stakes.settlement_shares): the rules' deltas × base stake, each loss
+    cut to the table's cap × stake, the winners sharing what the losers paid. The house
+    never moves. What each seat would have paid, what it paid and whether the cap applied
+    go into the hand's result (``settlement``) and the ``settled`` event.
 
     Locks the table's GameState row, then the Hand row. The ledger key is
     `settle:<hand>` (or `escape:<hand>:<user>` for an escape), so a duplicate task, the
-    sweeper and a retry after a crash all pay once. A loser who cannot cover a loss pays
-    what they hold and the house covers the rest, so every transaction balances.
+    sweeper and a retry after a crash all pay once.
     """
     table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
     with _table_atomic():
@@ -260,24 +281,23 @@ def hand_settle(*, hand_id):
         if hand.settled or hand.result is None:
             return False
         players = {p.seat: p for p in hand.players.select_related("user")}
-        deltas = [d * hand.base_stake for d in hand.result["deltas"]]
         accounts = {
             a.user_id: a
             for a in PointAccount.objects.select_for_update().filter(
                 user_id__in=[p.user_id for p in players.values()]
             )
         }
-        entries, paid = [], [0, 0, 0, 0]
-        for seat, delta in enumerate(deltas):
-            account = accounts[players[seat].user_id]
-            if delta < 0 and account.floor is not None:
-                delta = -min(-delta, max(account.balance - account.floor, 0))
-            paid[seat] = delta
-            if delta:
-                entries.append((account, delta))
-        house = -sum(paid)
-        if house:
-            entries.append((system_account_get_or_create(code=HOUSE), house))
+        would = [d * hand.base_stake for d in hand.result["deltas"]]
+        cap = table_cap(change.table) * hand.base_stake
+        available = [change.stake_available(seat, accounts[players[seat].user_id])
+                     for seat in range(4)]
+        paid, capped = settlement_shares(amounts=would, cap=cap, available=available)
+        short = [seat for seat in range(4) if -paid[seat] < min(-would[seat], cap)]
+        if short:  # sitting and ready need cap × stake, so this is a bug worth hearing of
+            logger.error("hand %s: seats %s could not pay their capped loss; the winners "
+                         "share what was paid", hand.pk, short)
+        entries = [(accounts[players[seat].user_id], paid[seat]) for seat in range(4)
+                   if paid[seat]]
         escaped = hand.result.get("escape")
         if escaped is not None:
             key = f"escape:{hand.pk}:{players[escaped].user_id}"
@@ -288,16 +308,23 @@ def hand_settle(*, hand_id):
         if entries:
             ledger_post(key=key, entries=entries, kind=kind, reference=f"hand:{hand.pk}",
                         memo=f"table {table_id} hand {hand.number}")
+        settlement = {"would": would, "paid": paid, "cap": cap, "capped": capped,
+                      "short": short}
+        hand.result = dict(hand.result, settlement=settlement)
         hand.settled = True
         hand.settled_at = timezone.now()
-        hand.save(update_fields=["settled", "settled_at"])
+        hand.save(update_fields=["result", "settled", "settled_at"])
         for seat, player in players.items():
             player.points = paid[seat]
         HandPlayer.objects.bulk_update(players.values(), ["points"])
         # The statistics move in the same transaction as the ledger, so they always agree.
         hand_stats_record(hand=hand)
-        change.event({"type": "settled", "hand": hand.number, "points": paid})
-        change.commit(bump_version=False)
+        change.event({"type": "settled", "hand": hand.number, "points": paid, "would": would,
+                      "cap": cap, "capped": capped})
+        if change.hand is not None and change.hand.pk == hand.pk:
+            change.hand = hand
+        change.vacate_leaving_bots()
+        change.commit(bump_version=bool(change.vacated))
         return True
 
 
@@ -353,6 +380,10 @@ def hands_settle_sweep(*, grace_seconds=2.0):
         except Exception:
             logger.exception("settlement sweep failed for hand %s", hand_id)
     return settled
+
+
+def _balance(user_id):
+    return PointAccount.objects.values_list("balance", flat=True).get(user_id=user_id)
 
 
 def _bot_user_free():
@@ -453,7 +484,11 @@ class _Change:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def sit(self, *, seat, user, base_stake):
+    def need(self):
+        """P8b: the balance a seat needs here, cap × base stake."""
+        return stake_required_balance(cap=table_cap(self.table), base_stake=self.table.base_stake)
+
+    def sit(self, *, seat, user, base_stake, balance_checked=True):
         if sitting_ban_active(user=user) is not None:
             raise ActionError("banned", "an operator has banned you from sitting for now")
         if table_is_closed(table_id=self.table.pk):
@@ -472,9 +507,8 @@ class _Change:
                 raise ActionError("bad_stake", "the first player sets a base stake of 1 or more")
             table.base_stake = base_stake
             table.save(update_fields=["base_stake"])
-        need = stake_required_balance(variant=table.variant, base_stake=table.base_stake)
-        balance = PointAccount.objects.values_list("balance", flat=True).get(user=user)
-        if balance < need:
+        need = self.need()
+        if balance_checked and _balance(user.pk) < need:
             raise ActionError("balance_too_low", f"sitting here needs {need} points")
         row = self.seats[seat]
         row.user, row.ready = user, False
@@ -484,12 +518,79 @@ class _Change:
                     "bot": user.is_bot, "base_stake": table.base_stake})
 
     def _vacate(self, seat, reason):
-        self.vacated.add(seat)
         row = self.seats[seat]
+        user_id = row.user_id
+        if self.is_bot(seat):
+            self._bot_return(seat)
+        self.vacated.add(seat)
         row.user, row.ready = None, False
         self.dirty_seats.add(seat)
         self.control[seat] = _control_default()
         self.event({"type": "stood", "seat": seat, "reason": reason})
+        # A bot stays only while its backer sits here; with a hand still to settle it stays
+        # until the settlement (hand_settle), so what it owes or won is paid first.
+        for other in range(4):
+            if self.is_bot(other) and self.control[other].get("backer") == user_id:
+                if self.hand is not None and not self.hand.settled:
+                    self.control[other]["leaving"] = "backer_left"
+                else:
+                    self._vacate(other, "backer_left")
+
+    def vacate_leaving_bots(self):
+        for seat in range(4):
+            reason = self.control[seat].get("leaving")
+            if reason and self.is_bot(seat):
+                self._vacate(seat, reason)
+
+    # -- bots and their backers (docs/architecture.md, "Bots and money") ------------------
+
+    def stake_available(self, seat, account):
+        """What `seat` can pay now: above its floor; a bot only what its backer staked on
+        it and it won here (``bot_base`` is what it held before, never at stake)."""
+        if self.is_bot(seat):
+            return account.balance - self.control[seat].get("bot_base", account.balance)
+        if account.floor is None:
+            return account.balance
+        return account.balance - account.floor
+
+    def _bot_key(self, seat, what):
+        # The sequence number of the event that follows (every bot transfer is followed by
+        # one), so each transfer's key is unique at this table and a rerun posts once.
+        return f"bot:{self.table.pk}:{self.game.seq + len(self.events) + 1}:{seat}:{what}"
+
+    def bot_fund(self, seat):
+        """Bring the bot at `seat` up to cap × stake from its backer, who must keep their own
+        cap × stake besides; False (nothing moved) if they cannot."""
+        control = self.control[seat]
+        bot = PointAccount.objects.select_for_update().get(user_id=self.seats[seat].user_id)
+        need = self.need()
+        amount = need - self.stake_available(seat, bot)
+        if amount <= 0:
+            return True
+        backer = PointAccount.objects.select_for_update().get(user_id=control["backer"])
+        if backer.balance - amount < need:
+            return False
+        ledger_post(key=self._bot_key(seat, "fund"), entries=[(backer, -amount), (bot, amount)],
+                    kind=LedgerTransaction.Kind.BOT_BACKING, reference=f"table:{self.table.pk}",
+                    memo=f"user {control['backer']} backs the bot in seat {seat}")
+        self.event({"type": "bot_backed", "seat": seat, "backer": control["backer"],
+                    "amount": amount})
+        return True
+
+    def _bot_return(self, seat):
+        """What the bot at `seat` holds of its backer's stake and its winnings goes back."""
+        control = self.control[seat]
+        if control.get("backer") is None:
+            return
+        bot = PointAccount.objects.select_for_update().get(user_id=self.seats[seat].user_id)
+        amount = self.stake_available(seat, bot)
+        if amount > 0:
+            backer = PointAccount.objects.select_for_update().get(user_id=control["backer"])
+            ledger_post(key=self._bot_key(seat, "return"),
+                        entries=[(bot, -amount), (backer, amount)],
+                        kind=LedgerTransaction.Kind.BOT_BACKING,
+                        reference=f"table:{self.table.pk}",
+                        memo=f"the bot in seat {seat} returns to user {control['backer']}")
 
     def close(self, reason):
         """Void the running hand (refunded), stand everyone up and end the match. Returns
@@ -510,9 +611,15 @@ class _Change:
         if self.phase not in BETWEEN_HANDS:
             raise ActionError("hand_in_progress", "the hand is being played")
         row = self.seats[seat]
-        need = stake_required_balance(variant=self.table.variant, base_stake=self.table.base_stake)
-        if PointAccount.objects.values_list("balance", flat=True).get(user_id=row.user_id) < need:
-            raise ActionError("balance_too_low", f"playing here needs {need} points")
+        if self.is_bot(seat):
+            if self.control[seat].get("leaving"):
+                return
+            if not self.bot_fund(seat):
+                # A bot its backer can no longer fund stands up rather than hold the table.
+                self._vacate(seat, "unfunded")
+                return
+        elif _balance(row.user_id) < self.need():
+            raise ActionError("balance_too_low", f"playing here needs {self.need()} points")
         if not row.ready:
             row.ready = True
             self.dirty_seats.add(seat)

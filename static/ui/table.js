@@ -130,7 +130,7 @@
         send(last.action, last.retry + 1);
         return;
       }
-      explain(msg.code);
+      explain(msg.code, msg.message);
     }
   }
 
@@ -163,9 +163,9 @@
   }
   function clearNotice() { showNotice("", ""); }
 
-  function explain(code) {
+  function explain(code, detail) {
     if (code === "illegal_follow") showNotice(followHint(), "error");
-    else showNotice(client.catalog.errors[code] || client.catalog.error, "error");
+    else showNotice((client.catalog.errors[code] || client.catalog.error).replace("{detail}", detail || ""), "error");
   }
 
   function isTrump(token, v) {

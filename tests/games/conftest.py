@@ -19,7 +19,7 @@ def seated_table(make_user):
     def make(variant="classic", stake=10, seed="issue5", **extra):
         users = [make_user() for _ in range(4)]
         table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=stake, seed=seed, **extra)
+                             base_stake=stake, seed=seed, **{"cap": 4, **extra})
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
         return table, users

@@ -194,7 +194,7 @@ def test_updates_reach_every_socket_in_commit_order_across_daphne_and_a_worker(
     port, log = daphne
     users = [make_user() for _ in range(4)]
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
-                         base_stake=1, seed="order", turn_timeout=300)
+                         base_stake=1, cap=4, seed="order", turn_timeout=300)
     for seat, user in enumerate(users[1:], start=1):
         table_sit(table_id=table.pk, user=user, seat=seat)
     cookies = []

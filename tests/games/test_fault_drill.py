@@ -168,7 +168,7 @@ def step(table, players):
 def test_kill_9_worker_and_daphne_mid_hand_and_before_settlement(make_user, tmp_path):
     users = [make_user() for _ in range(4)]
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
-                         base_stake=7, seed="drill", turn_timeout=60)
+                         base_stake=7, cap=4, seed="drill", turn_timeout=60)
     for seat, user in enumerate(users[1:], start=1):
         table_sit(table_id=table.pk, user=user, seat=seat)
     cookies = []

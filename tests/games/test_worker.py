@@ -52,7 +52,7 @@ def wait_for(predicate, timeout=60):
 def test_a_worker_plays_four_bots_through_a_hand_and_settles_it_once(make_user, worker):
     creator = make_user()
     table = table_create(room=room_default_get_or_create(), user=creator, variant="classic",
-                         base_stake=5, seed="worker")
+                         base_stake=5, cap=4, seed="worker")
     for seat in (1, 2, 3):
         table_bot_add(table_id=table.pk, user=creator, seat=seat)
     # The human never acts: its turns time out into 托管 (P4) and the bots play on.
