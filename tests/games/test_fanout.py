@@ -10,32 +10,20 @@ hands). Every socket must see each update once, in order: prev_seq of each is th
 one before."""
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
-from django.conf import settings as django_settings
-from django.db import connection
 from django.test import Client
 from websockets.sync.client import connect
 
 from accounts.selectors import ledger_mismatches
-from config.celery import app
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState, Hand
 from games.services import ActionError, game_apply_action, game_timer_fire, table_create, table_sit
 from lobby.services import room_default_get_or_create
 
-ROOT = Path(__file__).resolve().parents[2]
 HANDS = 14
 
 pytestmark = [
@@ -43,60 +31,6 @@ pytestmark = [
     pytest.mark.timeout(300),
     pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
 ]
-
-
-def _close_worker_connection(**kwargs):
-    connection.close()
-
-
-@pytest.fixture
-def worker(settings):
-    # Timers never fire by themselves here: the test fires them (version-checked), so the
-    # only work the worker does is the settlement.
-    settings.GAMES_TIMER_OVERRIDES = {"deal": 100.0, "declare": 100.0, "bury": 100.0}
-    app.control.purge()
-    task_postrun.connect(_close_worker_connection)
-    try:
-        with start_worker(app, perform_ping_check=False, concurrency=1, pool="solo",
-                          loglevel="WARNING", shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(_close_worker_connection)
-
-
-@pytest.fixture
-def daphne(tmp_path):
-    """daphne on this test's database, channel prefix and task queue."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(
-        os.environ,
-        DJANGO_SETTINGS_MODULE="drill_settings",
-        PYTHONPATH=f"{ROOT / 'tests' / 'games'}:{ROOT}",
-        DRILL_PREFIX=django_settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
-        DRILL_QUEUE=django_settings.CELERY_TASK_DEFAULT_QUEUE,
-        DRILL_DB_NAME=connection.settings_dict["NAME"],
-        GAMES_TIMER_OVERRIDES="deal=100,declare=100,bury=100",
-    )
-    log = tmp_path / "daphne.log"
-    with open(log, "ab") as out:
-        proc = subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1",
-                                 "-p", str(port), "config.asgi:application"], cwd=ROOT, env=env,
-                                stdout=out, stderr=out, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
-        yield port, log
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
 
 
 class Socket:
@@ -189,9 +123,16 @@ def play_to_last_play(table, users):
     raise AssertionError("the hand did not reach its last play")
 
 
+# Timers never fire by themselves here: the test fires them (version-checked), so the only
+# work the worker does is the settlement.
+SLOW_TIMERS = "deal=100,declare=100,bury=100"
+
+
+@pytest.mark.parametrize("live_daphne", [SLOW_TIMERS], indirect=True)
 def test_updates_reach_every_socket_in_commit_order_across_daphne_and_a_worker(
-        make_user, worker, daphne):
-    port, log = daphne
+        make_user, settings, live_worker, live_daphne):
+    settings.GAMES_TIMER_OVERRIDES = {"deal": 100.0, "declare": 100.0, "bury": 100.0}
+    port, log = live_daphne
     users = [make_user() for _ in range(4)]
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
                          base_stake=1, cap=4, seed="order", turn_timeout=300)
