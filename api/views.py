@@ -4,6 +4,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as dj_filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework import generics
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.filters import OrderingFilter
@@ -328,3 +329,15 @@ class MyLedgerView(generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return ledger_entries_of(user=None).none()
         return ledger_entries_of(user=self.request.user)
+
+
+class TokenObtainView(ObtainAuthToken):
+    """DRF's token endpoint, throttled by django-axes like the sign-in form: a request that
+    hits a lockout is marked on the Django request, where axes' middleware answers it (429)."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        finally:
+            if getattr(request, "axes_locked_out", False):
+                request._request.axes_locked_out = True

@@ -45,10 +45,12 @@ logger = logging.getLogger(__name__)
 class ActionError(Exception):
     """An action was refused; nothing changed. `code` is stable (docs/protocol.md)."""
 
-    def __init__(self, code, message=""):
+    def __init__(self, code, message="", **data):
         super().__init__(message or code)
         self.code = code
         self.message = message or code
+        # Figures a page puts in its own words, e.g. `need` for balance_too_low.
+        self.data = data
 
 
 # --- groups (who hears what) ---------------------------------------------------------------
@@ -222,7 +224,8 @@ def table_bot_add(*, table_id, user, seat):
         if not change.bot_fund(seat):
             need = change.need()
             raise ActionError("balance_too_low",
-                              f"backing a bot needs {need} points besides your own {need}")
+                              f"backing a bot needs {need} points besides your own {need}",
+                              need=2 * need)
         change.ready(seat)
         return change.commit()
 
@@ -509,7 +512,7 @@ class _Change:
             table.save(update_fields=["base_stake"])
         need = self.need()
         if balance_checked and _balance(user.pk) < need:
-            raise ActionError("balance_too_low", f"sitting here needs {need} points")
+            raise ActionError("balance_too_low", f"sitting here needs {need} points", need=need)
         row = self.seats[seat]
         row.user, row.ready = user, False
         self.dirty_seats.add(seat)
@@ -619,7 +622,8 @@ class _Change:
                 self._vacate(seat, "unfunded")
                 return
         elif _balance(row.user_id) < self.need():
-            raise ActionError("balance_too_low", f"playing here needs {self.need()} points")
+            raise ActionError("balance_too_low", f"playing here needs {self.need()} points",
+                              need=self.need())
         if not row.ready:
             row.ready = True
             self.dirty_seats.add(seat)

@@ -30,8 +30,8 @@ ERRORS = {
     "hand_in_progress": _("Seats change between hands."),
     "seat_taken": _("That seat is taken."),
     "already_seated": _("You already have a seat at a table."),
-    "balance_too_low": _("Your points do not cover this table's cap × stake ({detail}). "
-                         "Choose a smaller cap (封顶) or stake."),
+    "balance_too_low": _("Your points do not cover this table's cap × stake: it needs "
+                         "{need} points. Choose a smaller cap (封顶) or stake."),
     "bad_cap": _("The cap (封顶) must be a whole number from 1 up to the game's worst loss."),
     "bad_stake": _("The base stake must be 1 or more."),
     "bad_seat": _("There is no such seat."),
@@ -109,10 +109,13 @@ def variant_label(variant_id):
     return in_language(desc.label) if desc else variant_id
 
 
-def action_error_text(code, detail=""):
-    """The refusal `code` in the reader's language; `detail` (the service's message, e.g.
-    how many points sitting needs) fills a text that asks for it."""
-    return str(ERRORS.get(code, GENERIC_ERROR)).replace("{detail}", detail)
+def action_error_text(code, **data):
+    """The refusal `code` in the reader's language, with the figures the service gave
+    (ActionError.data, e.g. `need`) in its place holders."""
+    text = str(ERRORS.get(code, GENERIC_ERROR))
+    for name, value in data.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
 
 
 def client_catalog():

@@ -59,7 +59,7 @@ def table_create(request):
             variant=data["variant"], base_stake=data["base_stake"], options=form.options(),
             cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"])
     except game_services.ActionError as error:
-        messages.error(request, action_error_text(error.code, error.message))
+        messages.error(request, action_error_text(error.code, **error.data))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
 
@@ -73,7 +73,7 @@ def table_sit(request, table_id):
                                 seat=_int_or_none(request.POST.get("seat")),
                                 base_stake=_int_or_none(request.POST.get("base_stake")))
     except game_services.ActionError as error:
-        messages.error(request, action_error_text(error.code, error.message))
+        messages.error(request, action_error_text(error.code, **error.data))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
 
@@ -87,7 +87,7 @@ def table_bot_add(request, table_id):
         game_services.table_bot_add(table_id=table.pk, user=request.user,
                                     seat=_int_or_none(request.POST.get("seat")))
     except game_services.ActionError as error:
-        messages.error(request, action_error_text(error.code, error.message))
+        messages.error(request, action_error_text(error.code, **error.data))
     return redirect("ui:table", table_id=table.pk)
 
 

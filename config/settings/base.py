@@ -1,5 +1,6 @@
 """Settings shared by every environment. Values that differ come from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -38,6 +39,8 @@ INSTALLED_APPS = [
     "api",
     "moderation",
     "ui",
+    # Issue 11: failed sign-ins locked out per address and per account.
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -50,6 +53,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it turns a sign-in refused for too many failures into the lockout answer.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: it refuses a locked-out address or account before the password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -173,8 +184,22 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Points a new player starts with, paid from the house account.
+# Points a new player starts with, paid from the house account. Not farmable: registrations
+# are limited per address (ACCOUNTS_REGISTRATIONS_PER_ADDRESS), bots get no grant, and points
+# move between players only by zero-sum settlement (RULES P8b): a second account's grant can
+# only be lost to, or won from, other players.
 POINTS_OPENING_GRANT = env_int("POINTS_OPENING_GRANT", 1000)
+
+# Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT failed attempts from one address,
+# or on one account, further attempts are refused for AXES_COOLOFF_TIME, on the form and on
+# POST /api/v1/auth/token/ alike; a successful sign-in clears the account's count.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_throttled"
+# Registrations per client address (django-ratelimit, in the default cache).
+ACCOUNTS_REGISTRATIONS_PER_ADDRESS = env_str("ACCOUNTS_REGISTRATIONS_PER_ADDRESS", "3/d")
 # How long /healthz waits for a Celery worker to answer a ping.
 HEALTHZ_CELERY_TIMEOUT = 1.0
 

@@ -165,7 +165,9 @@
 
   function explain(code, detail) {
     if (code === "illegal_follow") showNotice(followHint(), "error");
-    else showNotice((client.catalog.errors[code] || client.catalog.error).replace("{detail}", detail || ""), "error");
+    // The service's message carries the figure a text needs (balance_too_low: the points).
+    else showNotice((client.catalog.errors[code] || client.catalog.error)
+      .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]), "error");
   }
 
   function isTrump(token, v) {

@@ -42,7 +42,7 @@ def test_a_creator_who_cannot_sit_leaves_no_table(client, player):
         "variant": "classic", "base_stake": 300, "cap": 4, "turn_timeout": 25, "decks": ""},
         follow=True)
     assert response.redirect_chain[-1][0] == reverse("ui:lobby")
-    assert ("do not cover this table&#x27;s cap × stake (sitting here needs 1200 points)"
+    assert ("do not cover this table&#x27;s cap × stake: it needs 1200 points"
             in response.content.decode())
     assert not Table.objects.exists() and not Seat.objects.exists()
 
