@@ -18,8 +18,8 @@ expires after ``PUBLISH_LOCK_TTL_MS``: a process killed while holding it delays 
 by at most that long, and its clients catch up by sequence number. If Redis cannot be
 reached the change goes on unlocked (the sequence numbers still let clients repair order).
 
-Cost per change: one SET NX PX to take the lock and one EVALSHA to give it back, two Redis
-round trips; a change that finds the lock taken polls it every 0.5-5 ms.
+Cost per change: one SET NX PX to take the lock and one EVAL to give it back, two Redis
+round trips; a change that finds the lock taken polls it every 0.5-2 ms.
 """
 
 import asyncio
@@ -94,7 +94,7 @@ def publish_lock_take(table_id):
                            exc_info=True)
             return None
         time.sleep(pause)
-        pause = min(pause * 2, 0.005)
+        pause = min(pause * 2, 0.002)
 
 
 def publish_lock_give_back(held):
