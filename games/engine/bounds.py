@@ -55,3 +55,13 @@ def level_family_worst(variant, *, x_min, x_max):
         losses.append(loss_of(variant.settle(base=1, dealer=0, winner=winner, levels=levels)))
     escape = variant.settle(base=1, dealer=0, winner=None, levels=None, escape=0)
     return max(*losses, loss_of(escape))
+
+
+def last_trick_family_worst(variant):
+    """The worst loss of one hand in a four-deck variant (扣底/摳底, §3.8 A19, §5.8): the last
+    trick's points P × the cards led m replace its own points, added for the defenders or
+    taken from them. One unit per lead, so m is at most the largest unit, and P at most the
+    deck's points: X lies between −P·m and P·m."""
+    m, points = unit_cards_max(variant), variant.points_total
+    return level_family_worst(variant, x_min=variant.last_trick_bonus(m, points, "dealer")[1],
+                              x_max=variant.last_trick_bonus(m, points, "defenders")[1])

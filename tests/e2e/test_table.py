@@ -220,7 +220,8 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
             break
         time.sleep(0.2)
     expect(page.locator("#balance")).to_have_text(str(expected))
-    expect(page.locator("#ledger tbody tr")).to_have_count(2)
+    # The opening grant, the three bots' backing and the hand's settlement.
+    expect(page.locator("#ledger tbody tr")).to_have_count(5)
     expect(page.locator("#recent-hands tbody tr")).to_have_count(1)
 
 

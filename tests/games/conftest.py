@@ -170,3 +170,20 @@ def live_daphne(tmp_path, request):
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def wait_for():
+    """wait_for(predicate, timeout, what): poll until `predicate()` is truthy (its value is
+    returned) or fail saying what was awaited."""
+
+    def wait(predicate, timeout=60, what=""):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.02)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    return wait

@@ -24,6 +24,15 @@ async def closed_with(comm):
     return output.get("code")
 
 
+async def served(comm):
+    """The socket is open and answers hello with a snapshot."""
+    await comm.send_json_to({"type": "hello", "seq": None})
+    frame = await comm.receive_json_from(timeout=5)
+    while frame["type"] != "snapshot":
+        frame = await comm.receive_json_from(timeout=5)
+    return frame
+
+
 async def refused(comm):
     ok, _ = await comm.connect()
     assert ok, "a refusal is a close frame after the accept, not an HTTP 403"
@@ -68,8 +77,7 @@ async def test_a_valid_seat_parameter_is_served(seated_table, ws_connect, make_u
     watcher = await sync_to_async(make_user)()
     comm, ok, _ = await ws_connect(watcher, f"/ws/tables/{table.pk}/watch/?seat=3")
     assert ok
-    await comm.send_json_to({"type": "hello", "seq": None})
-    assert (await comm.receive_json_from(timeout=5))["type"] == "snapshot"
+    await served(comm)
     await comm.disconnect()
 
 
@@ -106,11 +114,7 @@ async def test_deeply_nested_json_is_bad_json_and_the_socket_stays_open(
     while frame["type"] != "error":
         frame = await comm.receive_json_from(timeout=5)
     assert frame["code"] == "bad_json"
-    await comm.send_json_to({"type": "hello", "seq": None})
-    frame = await comm.receive_json_from(timeout=5)
-    while frame["type"] != "snapshot":
-        frame = await comm.receive_json_from(timeout=5)
-    assert frame["version"] == game.version
+    assert (await served(comm))["version"] == game.version
     await comm.disconnect()
 
 
@@ -136,12 +140,10 @@ async def test_sockets_per_user_are_limited_and_a_closed_one_frees_its_place(
     assert ok and await closed_with(extra) == 4429
     # The refused socket was not counted; another user is not affected.
     other, ok, _ = await ws_connect(await sync_to_async(make_user)(), path)
-    await other.send_json_to({"type": "hello", "seq": None})
-    assert (await other.receive_json_from(timeout=5))["type"] == "snapshot"
+    await served(other)
     await comms[0].disconnect()
     again, ok, _ = await ws_connect(watcher, path)
-    await again.send_json_to({"type": "hello", "seq": None})
-    assert (await again.receive_json_from(timeout=5))["type"] == "snapshot"
+    await served(again)
     for comm in (*comms[1:], other, again):
         await comm.disconnect()
     table_row = await sync_to_async(GameState.objects.select_related("table").get)(table=table)
@@ -171,8 +173,7 @@ async def test_sockets_per_address_are_limited_across_users(
     third = await from_address("10.1.1.1")
     assert await closed_with(third) == 4429
     elsewhere = await from_address("10.2.2.2")
-    await elsewhere.send_json_to({"type": "hello", "seq": None})
-    assert (await elsewhere.receive_json_from(timeout=5))["type"] == "snapshot"
+    await served(elsewhere)
     for comm in (first, second, elsewhere):
         await comm.disconnect()
 
@@ -190,8 +191,7 @@ async def test_expired_counts_of_a_killed_process_do_not_hold_places(
     key = f"{key_prefix()}:sockets:user:{watcher.pk}"
     await redis_async().zadd(key, {"ghost-of-a-killed-daphne": time.time() - 1})
     comm, ok, _ = await ws_connect(watcher, f"/ws/tables/{table.pk}/watch/")
-    await comm.send_json_to({"type": "hello", "seq": None})
-    assert (await comm.receive_json_from(timeout=5))["type"] == "snapshot"
+    await served(comm)
     members = await redis_async().zrange(key, 0, -1)
     assert b"ghost-of-a-killed-daphne" not in members and len(members) == 1
     await comm.disconnect()

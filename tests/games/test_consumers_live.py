@@ -9,7 +9,6 @@ import os
 import socket
 import struct
 import threading
-import time
 
 import pytest
 from django.test import Client
@@ -72,18 +71,11 @@ class HalfCloser:
         self.sock.sendall(bytes([0x88, 0x80 | 2]) + mask + payload)
 
 
-def wait_for(predicate, timeout=60, what=""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.mark.parametrize("live_daphne", ["deal=0,declare=0.05,bury=0.2"], indirect=True)
 def test_closing_sockets_mid_stream_logs_no_traceback(make_user, settings, live_worker,
-                                                       live_daphne):
+                                                       live_daphne, wait_for):
     settings.GAMES_TIMER_OVERRIDES = {"deal": 0.0, "declare": 0.05, "bury": 0.2}
     settings.GAMES_AUTO_DELAY = 0.0
     port, log = live_daphne

@@ -11,7 +11,6 @@ one before."""
 
 import json
 import threading
-import time
 
 import pytest
 from django.test import Client
@@ -78,14 +77,6 @@ class Socket:
         return [(f["prev_seq"], f["seq"]) for f in list(self.frames) if f["type"] == "update"]
 
 
-def wait_for(predicate, timeout=30, what=""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def act(table, user, action):
@@ -130,7 +121,7 @@ SLOW_TIMERS = "deal=100,declare=100,bury=100"
 
 @pytest.mark.parametrize("live_daphne", [SLOW_TIMERS], indirect=True)
 def test_updates_reach_every_socket_in_commit_order_across_daphne_and_a_worker(
-        make_user, settings, live_worker, live_daphne):
+        make_user, settings, live_worker, live_daphne, wait_for):
     settings.GAMES_TIMER_OVERRIDES = {"deal": 100.0, "declare": 100.0, "bury": 100.0}
     port, log = live_daphne
     users = [make_user() for _ in range(4)]

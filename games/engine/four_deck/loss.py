@@ -1,18 +1,10 @@
-"""four_deck's worst loss of one hand (RULES P8b's default cap), from its rules (engine/bounds.py).
+"""four_deck's worst loss of one hand (RULES P8b's default cap), from its rules: 扣底 (§3.8,
+A19) with the largest unit a hand can lead (quads of the cyclic trump chain), settled as
+classic (§2.10 via A20); engine/bounds.py."""
 
-扣底 (§3.8, A19): the last trick's points P × the cards led m replace its own points, added
-for the defenders or taken from them. With one unit per lead (§3.5) m is at most the largest
-unit (quads × the longest chain, at most a hand) and P at most the deck's points, so X lies
-between −P·m and P·m; settlement (§2.10 via A20) turns the levels of the extremes, or an
-escape, into base stakes.
-"""
-
-from ..bounds import level_family_worst, unit_cards_max
+from ..bounds import last_trick_family_worst
 from .rules import FOUR_DECK
 
 
 def worst_loss(options=None):
-    v = FOUR_DECK
-    m, points = unit_cards_max(v), v.points_total
-    return level_family_worst(v, x_min=v.last_trick_bonus(m, points, "dealer")[1],
-                              x_max=v.last_trick_bonus(m, points, "defenders")[1])
+    return last_trick_family_worst(FOUR_DECK)
