@@ -196,3 +196,41 @@ async def test_expired_counts_of_a_killed_process_do_not_hold_places(
     assert b"ghost-of-a-killed-daphne" not in members and len(members) == 1
     await comm.disconnect()
     assert await redis_async().zrange(key, 0, -1) == []
+
+
+@pytest.mark.parametrize("as_sent,code", [
+    ("ints", None),                 # NOTATION's integers are cards too (docs/protocol.md)
+    ("tokens", None),
+    ("mixed", "bad_card"),          # a list is all tokens or all integers
+    ("out_of_range", "bad_card"),
+    ("booleans", "bad_card"),
+])
+async def test_cards_are_tokens_or_notation_integers_never_a_mix(
+        seated_table, ws_connect, helpers, as_sent, code):
+    from games.engine.cards import TOKENS
+
+    table, users = await sync_to_async(seated_table)()
+    await sync_to_async(helpers.start_hand)(table, users)
+    state = await sync_to_async(helpers.play_to_bury)(table, users)
+    dealer = state["dealer"]
+    kitty = list(state["kitty_received"])
+    cards = {"ints": kitty, "tokens": [TOKENS[c] for c in kitty],
+             "mixed": [TOKENS[kitty[0]], *kitty[1:]], "out_of_range": [54, *kitty[1:]],
+             "booleans": [True, *kitty[1:]]}[as_sent]
+    comm, ok, _ = await ws_connect(users[dealer], f"/ws/tables/{table.pk}/play/")
+    assert ok
+    game = await sync_to_async(GameState.objects.get)(table=table)
+    await comm.send_json_to({"type": "action", "version": game.version,
+                             "action": {"type": "bury", "cards": cards}})
+    frame = await comm.receive_json_from(timeout=5)
+    while frame["type"] not in ("error", "update") or (
+            frame["type"] == "update" and not frame["events"]):
+        frame = await comm.receive_json_from(timeout=5)
+    after = await sync_to_async(GameState.objects.get)(table=table)
+    if code is None:
+        assert frame["type"] == "update" and after.state["phase"] == "play"
+        assert sorted(after.state["kitty"]) == sorted(kitty)
+    else:
+        assert frame["type"] == "error" and frame["code"] == code
+        assert after.state["phase"] == "bury"
+    await comm.disconnect()

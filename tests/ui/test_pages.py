@@ -86,3 +86,29 @@ def test_the_lobby_lists_open_tables_with_seats_stake_and_spectators(client, pla
 def test_pages_follow_the_chosen_language(client, player):
     client.post(reverse("accounts:language"), {"language": "zh-hans", "next": "/lobby/"})
     assert "游戏大厅" in client.get(reverse("ui:lobby")).content.decode()
+
+
+def test_the_lobby_offers_the_cap_with_its_default_and_shows_what_sitting_needs(
+        client, player, make_user):
+    from django.utils import translation
+
+    from games.stakes import cap_default
+
+    page = client.get(reverse("ui:lobby")).content.decode()
+    assert f'name="cap" value="{cap_default(variant="classic")}"' in page
+    assert 'id="cap-defaults"' in page and "/static/ui/lobby.js" in page
+    table_create(room=room_default_get_or_create(), user=make_user(), variant="classic",
+                 base_stake=15, cap=20, name="Capped")
+    page = client.get(reverse("ui:lobby")).content.decode()
+    assert "Cap (封顶): 20 × stake" in page and "Sitting needs: 300" in page
+    with translation.override("zh-hans"):
+        client.cookies["django_language"] = "zh-hans"
+        page = client.get(reverse("ui:lobby")).content.decode()
+    assert "封顶（以底注计）" in page and "入座需要" in page
+
+
+def test_the_table_page_shows_its_cap_and_the_balance_it_needs(client, player):
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
+                         base_stake=10, cap=7)
+    page = client.get(reverse("ui:table", args=[table.pk])).content.decode()
+    assert 'id="fact-cap">7 × stake = 70<' in page
