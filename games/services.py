@@ -523,7 +523,7 @@ class _Change:
     def _vacate(self, seat, reason):
         row = self.seats[seat]
         user_id = row.user_id
-        if self.is_bot(seat):
+        if self.backed(seat):
             self._bot_return(seat)
         self.vacated.add(seat)
         row.user, row.ready = None, False
@@ -533,7 +533,7 @@ class _Change:
         # A bot stays only while its backer sits here; with a hand still to settle it stays
         # until the settlement (hand_settle), so what it owes or won is paid first.
         for other in range(4):
-            if self.is_bot(other) and self.control[other].get("backer") == user_id:
+            if self.backed(other) and self.control[other]["backer"] == user_id:
                 if self.hand is not None and not self.hand.settled:
                     self.control[other]["leaving"] = "backer_left"
                 else:
@@ -542,16 +542,21 @@ class _Change:
     def vacate_leaving_bots(self):
         for seat in range(4):
             reason = self.control[seat].get("leaving")
-            if reason and self.is_bot(seat):
+            if reason and self.backed(seat):
                 self._vacate(seat, reason)
 
-    # -- bots and their backers (docs/architecture.md, "Bots and money") ------------------
+    # -- bots and their backers (docs/architecture.md, "Money") ---------------------------
+
+    def backed(self, seat):
+        """A bot seated by a player who backs it (table_bot_add); bots seated before
+        backing existed play with their own balance, as players do."""
+        return self.is_bot(seat) and self.control[seat].get("backer") is not None
 
     def stake_available(self, seat, account):
-        """What `seat` can pay now: above its floor; a bot only what its backer staked on
-        it and it won here (``bot_base`` is what it held before, never at stake)."""
-        if self.is_bot(seat):
-            return account.balance - self.control[seat].get("bot_base", account.balance)
+        """What `seat` can pay now: above its floor; a backed bot only what its backer staked
+        on it and it won here (``bot_base`` is what it held before, never at stake)."""
+        if self.backed(seat):
+            return account.balance - self.control[seat]["bot_base"]
         if account.floor is None:
             return account.balance
         return account.balance - account.floor
@@ -583,8 +588,6 @@ class _Change:
     def _bot_return(self, seat):
         """What the bot at `seat` holds of its backer's stake and its winnings goes back."""
         control = self.control[seat]
-        if control.get("backer") is None:
-            return
         bot = PointAccount.objects.select_for_update().get(user_id=self.seats[seat].user_id)
         amount = self.stake_available(seat, bot)
         if amount > 0:
@@ -614,7 +617,7 @@ class _Change:
         if self.phase not in BETWEEN_HANDS:
             raise ActionError("hand_in_progress", "the hand is being played")
         row = self.seats[seat]
-        if self.is_bot(seat):
+        if self.backed(seat):
             if self.control[seat].get("leaving"):
                 return
             if not self.bot_fund(seat):
