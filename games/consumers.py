@@ -12,6 +12,7 @@ are still on their way are dropped, not sent into a closed connection.
 """
 
 import json
+import logging
 import time
 from urllib.parse import parse_qs
 
@@ -19,6 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connection
+from redis.exceptions import RedisError
 
 from games import selectors, services
 from games.fanout import fanout_attach, fanout_send
@@ -28,6 +30,8 @@ try:  # daphne's websocket protocol refuses sends once a close has begun
     from autobahn.exception import Disconnected as _SendOnClosed
 except ImportError:  # another ASGI server
     _SendOnClosed = ()
+
+logger = logging.getLogger(__name__)
 
 # On PostgreSQL actions at different tables run side by side (each waits only for its own
 # table's row lock). SQLite has one writer for the whole file, and its busy handler sleeps
@@ -87,7 +91,10 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
     async def websocket_disconnect(self, message):
         self.closing = True
         if self.quota is not None:
-            await self.quota.give_back()
+            try:
+                await self.quota.give_back()
+            except RedisError:  # its place expires by itself
+                logger.warning("could not give back a socket's place", exc_info=True)
         await super().websocket_disconnect(message)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
