@@ -38,7 +38,9 @@ logger = logging.getLogger(__name__)
 # in steps of up to 100 ms, so there actions queue in daphne's one sync thread instead.
 ONE_WRITER = connection.vendor == "sqlite"
 
-CLOSE_TOO_BIG = 1009
+# Not 1009 (message too big): daphne's autobahn lets an application close only with 1000 or
+# 3000-4999 and turns anything else into an error (1011); 4413 as HTTP's 413.
+CLOSE_TOO_BIG = 4413
 CLOSE_BAD_REQUEST = 4400
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_SEATED = 4403

@@ -241,7 +241,7 @@ GAMES_TIMER_OVERRIDES = env_seconds("GAMES_TIMER_OVERRIDES")
 # Messages a socket may send per second (burst = twice that) before it is closed.
 GAMES_SOCKET_RATE = float(env_str("GAMES_SOCKET_RATE", "20"))
 # The largest message a table socket takes (bytes); a larger one gets a `too_big` error and
-# close 1009. daphne itself cuts frames above 1 MiB (autobahn drops the connection), so the
+# close 4413. daphne itself cuts frames above 1 MiB (autobahn drops the connection), so the
 # limit must stay below that for the client to hear why.
 GAMES_SOCKET_MAX_BYTES = env_int("GAMES_SOCKET_MAX_BYTES", 64 * 1024)
 # Table sockets open at once per user and per client address, across every daphne (Redis);

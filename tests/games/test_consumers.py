@@ -81,7 +81,7 @@ async def test_a_valid_seat_parameter_is_served(seated_table, ws_connect, make_u
     await comm.disconnect()
 
 
-async def test_an_oversized_frame_gets_too_big_then_close_1009(
+async def test_an_oversized_frame_gets_too_big_then_close_4413(
         seated_table, ws_connect, settings):
     settings.GAMES_SOCKET_MAX_BYTES = 1000
     table, users = await sync_to_async(seated_table)()
@@ -94,7 +94,7 @@ async def test_an_oversized_frame_gets_too_big_then_close_1009(
     while frame["type"] != "error":
         frame = await comm.receive_json_from(timeout=5)
     assert frame["code"] == "too_big"
-    assert await closed_with(comm) == 1009
+    assert await closed_with(comm) == 4413
     after = await sync_to_async(GameState.objects.get)(table=table)
     assert (after.version, after.seq) == (before.version, before.seq + 1)  # + its connection
 

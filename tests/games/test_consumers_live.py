@@ -127,3 +127,27 @@ def test_closing_sockets_mid_stream_logs_no_traceback(make_user, settings, live_
     # Every socket ran its disconnect (a consumer that crashed on a send never does).
     wait_for(lambda: Table.objects.get(pk=table.pk).spectators == 0, timeout=20,
              what="every spectator socket counted out")
+
+
+def test_a_frame_over_the_limit_but_under_daphnes_is_refused_with_4413(make_user, live_daphne):
+    """daphne (autobahn) drops frames above 1 MiB itself; the application's limit (64 KiB)
+    sits below, so a 100 KiB message reaches it and is told why before the close."""
+    port, log = live_daphne
+    user = make_user()
+    table = table_create(room=room_default_get_or_create(), user=user, variant="classic",
+                         base_stake=1, cap=20)
+    client = Client()
+    client.force_login(user)
+    ws = connect(f"ws://127.0.0.1:{port}/ws/tables/{table.pk}/play/",
+                 origin=f"http://127.0.0.1:{port}", open_timeout=10,
+                 additional_headers={"Cookie": f"sessionid={client.cookies['sessionid'].value}"})
+    ws.send(json.dumps({"type": "hello", "pad": "x" * 100_000}))
+    frames = []
+    try:
+        for raw in ws:
+            frames.append(json.loads(raw))
+    except Exception:
+        pass
+    assert any(f.get("type") == "error" and f.get("code") == "too_big" for f in frames), frames
+    assert ws.close_code == 4413, log.read_text()
+    assert "Traceback" not in log.read_text()
