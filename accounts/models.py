@@ -102,6 +102,8 @@ class LedgerTransaction(AppendOnlyModel):
         SETTLE = "settle", _("Hand settlement")
         ESCAPE = "escape", _("Escape penalty")
         REVERSAL = "reversal", _("Reversal")
+        # A player's points staked on a bot they seated, and their return (games.services).
+        BOT_BACKING = "bot_backing", _("Bot backing")
 
     key = models.CharField(_("key"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)

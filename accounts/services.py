@@ -138,11 +138,12 @@ def _balance_move(*, account, amount):
 
 
 def point_account_open(*, user):
-    """Create `user`'s point account and post the opening grant from the house (key grant:<id>)."""
+    """Create `user`'s point account and post the opening grant from the house (key grant:<id>).
+    Bots get no grant: they play only with points their backers stake on them."""
     with transaction.atomic():
         account, _ = PointAccount.objects.get_or_create(user=user)
         grant = settings.POINTS_OPENING_GRANT
-        if grant:
+        if grant and not user.is_bot:
             ledger_post(
                 key=f"grant:{user.pk}",
                 entries=[(system_account_get_or_create(code=HOUSE), -grant), (account, grant)],

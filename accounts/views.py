@@ -1,10 +1,14 @@
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_ratelimit.core import is_ratelimited
 
 from accounts.forms import LanguageForm, RegistrationForm
 from accounts.services import user_create, user_language_set
@@ -24,6 +28,13 @@ def _with_language(response, language):
 
 def register(request):
     form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and is_ratelimited(
+            request, group="register", key="ip", method="POST", increment=True,
+            rate=settings.ACCOUNTS_REGISTRATIONS_PER_ADDRESS):
+        # Each account is granted points (POINTS_OPENING_GRANT): few a day per address.
+        return render(request, "registration/register.html", {
+            "form": form, "throttled": _("Too many accounts were opened from your network "
+                                         "today. Please try again tomorrow.")}, status=429)
     if request.method == "POST" and form.is_valid():
         user = user_create(
             username=form.cleaned_data["username"],
@@ -56,3 +67,20 @@ def language_set(request):
     if request.user.is_authenticated:
         user_language_set(user=request.user, language=language)
     return _with_language(redirect(next_url), language)
+
+
+def sign_in_throttled(request, original_response=None, credentials=None):
+    """django-axes' answer once an address or an account has failed to sign in too often:
+    the sign-in form with the reason, or a JSON error for the API's token endpoint (429)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = _("Too many failed sign-ins from your network or for this account. Please wait "
+                "%(minutes)s minutes and try again.") % {"minutes": minutes}
+    if request.path.startswith("/api/"):
+        # The API's one error shape (docs/api.md, "Errors"; api.errors sits above accounts).
+        response = JsonResponse({"error": {"code": "sign_in_throttled", "message": message,
+                                           "fields": {}}}, status=429)
+        response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+        return response
+    return render(request, "registration/login.html",
+                  {"form": AuthenticationForm(request), "throttled": message},
+                  status=429)

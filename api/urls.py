@@ -1,6 +1,5 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from api import views
 
@@ -11,7 +10,7 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", views.RedocView.as_view(url_name="api:schema"), name="redoc"),
     # Programs trade a username and password for their token here (or copy it from /api/token/).
-    path("auth/token/", obtain_auth_token, name="token_obtain"),
+    path("auth/token/", views.TokenObtainView.as_view(), name="token_obtain"),
     path("players/", views.PlayerSearchView.as_view(), name="players"),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<int:pk>/stats/", views.PlayerStatsView.as_view(), name="player_stats"),

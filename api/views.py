@@ -9,6 +9,7 @@ from django.utils.http import http_date
 from django_filters import rest_framework as dj_filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.filters import OrderingFilter
@@ -456,3 +457,15 @@ class OperatorActionListView(PrivateCaching, generics.ListAPIView):
 
     def get_queryset(self):
         return operator_actions()
+
+
+class TokenObtainView(ObtainAuthToken):
+    """DRF's token endpoint, throttled by django-axes like the sign-in form: a request that
+    hits a lockout is marked on the Django request, where axes' middleware answers it (429)."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        finally:
+            if getattr(request, "axes_locked_out", False):
+                request._request.axes_locked_out = True

@@ -107,7 +107,7 @@ def make_players(n_tables, tag):
     for t in range(n_tables):
         users = [user_create(username=f"{tag}-t{t}-s{s}", password=None,
                              display_name=f"Bench {t}.{s}") for s in range(4)]
-        table = table_create(room=room, user=users[0], variant="classic", base_stake=1,
+        table = table_create(room=room, user=users[0], variant="classic", base_stake=1, cap=4,
                              turn_timeout=300, name=f"bench {tag} {t}")
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)

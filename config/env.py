@@ -1,6 +1,8 @@
 """Reading settings from the environment, in one place so every settings module agrees."""
 
 import os
+import secrets
+from pathlib import Path
 
 import dj_database_url
 
@@ -52,3 +54,23 @@ def database_from_url(url):
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     return config
+
+
+def secret_key_file(path):
+    """The secret key kept in `path` (file mode 600), made on first use. Processes starting
+    together (daphne, the worker, beat) agree: only one creates the file, the others read it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(100):
+            key = path.read_text().strip()
+            if key:
+                return key
+            os.sched_yield()  # the creator has not written it yet
+        raise RuntimeError(f"{path} is empty") from None
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+    return key

@@ -4,40 +4,86 @@ A player socket (/ws/tables/<id>/play/) joins its seat's group; a spectator sock
 (/ws/tables/<id>/watch/) joins the table's spectator group. Every message a socket
 receives was built for its group by games.services, so a consumer never decides who
 may see what.
+
+Every socket is accepted before anything is checked: a refusal is then a close frame with
+the documented code (a close before the accept reaches the browser as an HTTP 403, which
+it reports as 1006). A socket sends nothing once it is closing: messages of its groups that
+are still on their way are dropped, not sent into a closed connection.
 """
 
 import json
+import logging
 import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connection
+from redis.exceptions import RedisError
 
 from games import selectors, services
 from games.chat import spectator_chat_strip
 from games.fanout import fanout_attach, fanout_send
+from games.sockets import SocketQuota, json_too_deep
+
+try:  # daphne's websocket protocol refuses sends once a close has begun
+    from autobahn.exception import Disconnected as _SendOnClosed
+except ImportError:  # another ASGI server
+    _SendOnClosed = ()
+
+logger = logging.getLogger(__name__)
 
 # On PostgreSQL actions at different tables run side by side (each waits only for its own
 # table's row lock). SQLite has one writer for the whole file, and its busy handler sleeps
 # in steps of up to 100 ms, so there actions queue in daphne's one sync thread instead.
 ONE_WRITER = connection.vendor == "sqlite"
 
+# Not 1009 (message too big): daphne's autobahn lets an application close only with 1000 or
+# 3000-4999 and turns anything else into an error (1011); 4413 as HTTP's 413.
+CLOSE_TOO_BIG = 4413
+CLOSE_BAD_REQUEST = 4400
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_SEATED = 4403
 CLOSE_NO_TABLE = 4404
 CLOSE_REPLACED = 4409
 CLOSE_FLOODING = 4429
+CLOSE_TOO_MANY = 4429
+
+SEATS = ("0", "1", "2", "3")
+
+
+def _seat_param_ok(scope):
+    """A `seat` query parameter, where given, is one of 0-3 (docs/protocol.md)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    return all(value in SEATS for value in query.get("seat", ()))
+
+
+def _address(scope):
+    client = scope.get("client")
+    return client[0] if client else "unknown"
 
 
 class _TableSocket(AsyncJsonWebsocketConsumer):
     seat = None
+    closing = False
+    quota = None
 
     async def connect(self):
+        await self.accept()
         self.user = self.scope["user"]
         if not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        if not _seat_param_ok(self.scope):
+            await self.close(code=CLOSE_BAD_REQUEST)
+            return
+        quota = SocketQuota(user_id=self.user.pk, address=_address(self.scope),
+                            member=self.channel_name)
+        if not await quota.take():
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.quota = quota
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         rate = settings.GAMES_SOCKET_RATE
         self.bucket_rate, self.bucket_size = rate, 2 * rate
@@ -45,12 +91,48 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         fanout_attach()
         await self.join()
 
+    async def websocket_disconnect(self, message):
+        self.closing = True
+        if self.quota is not None:
+            try:
+                await self.quota.give_back()
+            except RedisError:  # its place expires by itself
+                logger.warning("could not give back a socket's place", exc_info=True)
+        await super().websocket_disconnect(message)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Nothing goes out once the socket is closing (a group message still on its way)."""
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except _SendOnClosed:  # the client's close crossed this message
+            self.closing = True
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
     async def receive(self, text_data=None, bytes_data=None):
+        if self.closing:
+            return
         if not self._take_token():
             await self.close(code=CLOSE_FLOODING)
             return
+        raw = text_data if text_data is not None else bytes_data
+        limit = settings.GAMES_SOCKET_MAX_BYTES
+        if len(raw) > limit and len(raw.encode() if text_data is not None else raw) > limit:
+            await self.send_error("too_big", f"a message is at most {limit} bytes")
+            await self.close(code=CLOSE_TOO_BIG)
+            return
         try:
-            content = json.loads(text_data if text_data is not None else bytes_data)
+            if isinstance(raw, bytes):
+                raw = raw.decode()
+            if json_too_deep(raw):
+                raise ValueError("nested too deep")
+            content = json.loads(raw)
         except (TypeError, ValueError):
             await self.send_error("bad_json", "a message is one JSON object")
             return
@@ -114,7 +196,6 @@ class PlayerConsumer(_TableSocket):
             return
         self.group = services.seat_group(self.table_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         # Through the ordered sender, after the update that says the seat connected.
         fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})])
 
@@ -165,7 +246,6 @@ class SpectatorConsumer(_TableSocket):
         self.watching = True
         self.group = services.watch_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
 
     async def table_message(self, event):
         message = event["message"]

@@ -1,22 +1,50 @@
 """Delivering each committed change's messages to the table's groups, in commit order.
 
-Inside daphne a service runs in a worker thread; waiting there for five group_sends would
-hold that thread (and with SQLite, every other action queued behind it) for as long as the
-busy event loop takes to get to them. So daphne hands the messages to one drain task on
-its event loop and the thread moves on; the single task keeps the order of changes. A
-process without a running loop of its own (a Celery worker) sends them directly.
+Order within a process: inside daphne a service runs in a worker thread; waiting there for
+five group_sends would hold that thread (and with SQLite, every other action queued behind
+it) for as long as the busy event loop takes to get to them. So daphne hands the messages to
+one drain task on its event loop and the thread moves on; the single task keeps the order of
+changes. A process without a running loop of its own (a Celery worker) sends them directly.
+
+Order across processes: the table's publish lock. Two processes that commit changes to one
+table one after the other (daphne a player's action, a worker the settlement or a timer)
+would each publish on their own, and the later change could reach the sockets first. So a
+change takes the table's publish lock in Redis before its transaction commits, while it
+still holds the table's row lock (lock order: row, then publish lock), and gives it back
+only once its messages were handed to the channel layer: in daphne after the drain task's
+group_send, not when they were queued. The next change to that table, whichever process
+makes it, waits for the lock before it commits, so messages leave in commit order. The lock
+expires after ``PUBLISH_LOCK_TTL_MS``: a process killed while holding it delays that table
+by at most that long, and its clients catch up by sequence number. If Redis cannot be
+reached the change goes on unlocked (the sequence numbers still let clients repair order).
+
+Cost per change: one SET NX PX to take the lock and one EVAL to give it back, two Redis
+round trips; a change that finds the lock taken polls it every 0.5-2 ms.
 """
 
 import asyncio
 import logging
+import secrets
+import time
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from redis.exceptions import RedisError
+
+from games.sockets import key_prefix, redis_async
 
 logger = logging.getLogger(__name__)
 
+PUBLISH_LOCK_TTL_MS = 3000
+
 _loop = None
 _queue = None
+_sync_client = None
+
+# Delete the lock only if it is still ours (it may have expired and been taken since).
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 
 def fanout_attach():
@@ -28,28 +56,80 @@ def fanout_attach():
         loop.create_task(_drain(_queue))
 
 
-def fanout_send(groups_messages):
-    """Send [(group, channel layer event), ...] of one change after those sent before it."""
+def fanout_send(groups_messages, *, then_release=None):
+    """Send [(group, channel layer event), ...] of one change after those sent before it.
+
+    `then_release` is a held publish lock (publish_lock_take) given back once these messages
+    were handed to the channel layer."""
+    batch = (groups_messages, then_release)
     loop = _loop
     if loop is not None and loop.is_running():
         try:
             if asyncio.get_running_loop() is loop:
-                _queue.put_nowait(groups_messages)
+                _queue.put_nowait(batch)
                 return
         except RuntimeError:  # no loop in this thread: the usual case, a sync worker thread
             pass
-        loop.call_soon_threadsafe(_queue.put_nowait, groups_messages)
+        loop.call_soon_threadsafe(_queue.put_nowait, batch)
         return
-    async_to_sync(_send_all)(groups_messages)
+    try:
+        async_to_sync(_send_all)(groups_messages)
+    finally:
+        if then_release is not None:
+            publish_lock_give_back(then_release)
+
+
+def publish_lock_take(table_id):
+    """Wait for and take the table's publish lock; returns the held lock, or None when
+    Redis cannot be reached."""
+    key = f"{key_prefix()}:publish:{table_id}"
+    token = secrets.token_hex(8)
+    pause = 0.0005
+    while True:
+        try:
+            if _redis_sync().set(key, token, nx=True, px=PUBLISH_LOCK_TTL_MS):
+                return key, token
+        except RedisError:
+            logger.warning("publish lock of table %s unavailable; publishing unlocked", table_id,
+                           exc_info=True)
+            return None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.002)
+
+
+def publish_lock_give_back(held):
+    key, token = held
+    try:
+        _redis_sync().eval(_RELEASE, 1, key, token)
+    except RedisError:  # it expires by itself
+        logger.warning("could not give back the publish lock %s", key, exc_info=True)
+
+
+async def _publish_lock_give_back_async(held):
+    key, token = held
+    try:
+        await redis_async().eval(_RELEASE, 1, key, token)
+    except RedisError:
+        logger.warning("could not give back the publish lock %s", key, exc_info=True)
+
+
+def _redis_sync():
+    global _sync_client
+    if _sync_client is None:
+        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
+    return _sync_client
 
 
 async def _drain(queue):
     while True:
-        groups_messages = await queue.get()
+        groups_messages, then_release = await queue.get()
         try:
             await _send_all(groups_messages)
         except Exception:  # the change is committed; clients catch up by sequence number
             logger.exception("could not deliver a table's messages")
+        finally:
+            if then_release is not None:
+                await _publish_lock_give_back_async(then_release)
 
 
 async def _send_all(groups_messages):

@@ -5,11 +5,18 @@ table's GameState row (select_for_update on PostgreSQL) and writes it back with 
 compare-and-set on `version` (which also protects SQLite, where the lock is a no-op).
 Messages to sockets and Celery timers are sent with transaction.on_commit, so nobody
 hears of a change that was rolled back and no timer fires for a version that never was.
+Before its transaction commits a change takes the table's publish lock (games.fanout), held
+until its messages are handed to the channel layer, so a table's messages leave in commit
+order whichever process commits; every service runs in ``_table_atomic()``, which gives the
+lock back if the transaction rolls back instead.
 
-Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post).
+Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post); the
+publish lock after all of them.
 """
 
 import logging
+import threading
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -19,12 +26,12 @@ from django.utils import timezone
 
 from accounts.models import LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
-from accounts.services import HOUSE, ledger_post, system_account_get_or_create, user_create
+from accounts.services import ledger_post, user_create
 from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
 from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
-from games.fanout import fanout_send
+from games.fanout import fanout_send, publish_lock_give_back, publish_lock_take
 from games.models import (
     SPECTATORS,
     ChatMessage,
@@ -35,7 +42,7 @@ from games.models import (
     TableClosure,
 )
 from games.selectors import hand_refunds_due, table_is_closed, table_public
-from games.stakes import stake_required_balance
+from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
 from stats.services import SeatResult, stats_record_hand
@@ -47,11 +54,13 @@ class ActionError(Exception):
     """An action was refused; nothing changed. `code` is stable (docs/protocol.md);
     `details` are fields the error message carries besides them (e.g. `retry_after`)."""
 
-    def __init__(self, code, message="", details=None):
+    def __init__(self, code, message="", **details):
         super().__init__(message or code)
         self.code = code
         self.message = message or code
-        self.details = details or {}
+        # Figures a page puts in its own words (`need` for balance_too_low, `retry_after`
+        # for chat_flood); the socket's error frame carries them too.
+        self.details = details
 
 
 # --- groups (who hears what) ---------------------------------------------------------------
@@ -78,7 +87,7 @@ def game_apply_action(*, table_id, user, action, version):
         raise ActionError("bad_action", "an action is an object with a type")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ActionError("bad_version", "an action carries the version it was made for")
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         if version != change.game.version:
             raise ActionError("stale_version", "the table has moved on; here is the snapshot")
@@ -109,7 +118,7 @@ def game_timer_fire(*, table_id, version):
     # Most timers are stale (the player acted in time): say so without taking the lock.
     if not GameState.objects.filter(pk=table_id, version=version).exists():
         return False
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         game = change.game
         if game.version != version or game.deadline is None or game.state is None:
@@ -130,7 +139,7 @@ def game_timer_fire(*, table_id, version):
 def game_seat_connect(*, table_id, user, channel_name):
     """A player's socket for their seat opened: it becomes the seat's live socket and the
     seat leaves 托管 (P6: the player resumes). Locks the GameState row. Returns the seat."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         seat = change.seat_of(user)
         if seat is None:
@@ -150,7 +159,7 @@ def game_seat_connect(*, table_id, user, channel_name):
 def game_seat_disconnect(*, table_id, user, channel_name):
     """The seat's live socket closed: during a hand the seat goes on 托管 (P6). A socket that
     was already replaced by a newer one changes nothing. Locks the GameState row."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         seat = change.seat_of(user)
         if seat is None or change.control[seat].get("channel") != channel_name:
@@ -166,10 +175,11 @@ def game_seat_disconnect(*, table_id, user, channel_name):
         return True
 
 
-def _table_rules_clean(*, variant, options, turn_timeout):
+def _table_rules_clean(*, variant, options, turn_timeout, cap):
     """The checks every way of making or changing a table shares: the variant's own table
-    options (its descriptor's; those left out take their defaults) and the turn timeout.
-    Returns the options as the table keeps them."""
+    options (its descriptor's; those left out take their defaults), the turn timeout and the
+    cap of RULES P8b in base stakes, 1 up to the variant's worst loss with these options (the
+    default, for a cap left None). Returns (options, cap) as the table keeps them."""
     try:
         options = descriptor(variant).options_clean(options)
     except RuleError as error:
@@ -177,28 +187,35 @@ def _table_rules_clean(*, variant, options, turn_timeout):
     if not isinstance(turn_timeout, int) or isinstance(turn_timeout, bool) \
             or not 5 <= turn_timeout <= 300:
         raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")
-    return options
+    worst = cap_default(variant=variant, options=options)
+    if cap is None:
+        cap = worst
+    if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= worst:
+        raise ActionError("bad_cap", f"the cap is 1-{worst} base stakes", worst=worst)
+    return options, cap
 
 
-def table_open(*, room, variant, options=None, turn_timeout=25, name="", opened_by):
+def table_open(*, room, variant, options=None, cap=None, turn_timeout=25, name="", opened_by):
     """A new table with its four seats empty and its game waiting (an operator opens one in
     the admin; table_create also sits its creator). Returns the table."""
-    options = _table_rules_clean(variant=variant, options=options, turn_timeout=turn_timeout)
-    with transaction.atomic():
+    options, cap = _table_rules_clean(variant=variant, options=options,
+                                      turn_timeout=turn_timeout, cap=cap)
+    with _table_atomic():
         table = Table.objects.create(room=room, name=name, variant=variant, options=options,
-                                     turn_timeout=turn_timeout, created_by=opened_by)
+                                     cap=cap, turn_timeout=turn_timeout, created_by=opened_by)
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
         GameState.objects.create(table=table, control=[_control_default() for _ in range(4)])
         return table
 
 
-def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=25, name=""):
+def table_create(*, room, user, variant, base_stake, options=None, cap=None, turn_timeout=25,
+                 name=""):
     """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
     player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
-    balance short of the stake) leaves no table behind. `options` are the variant's table
-    options (its descriptor's; those left out take their defaults). Returns the table."""
-    with transaction.atomic():
-        table = table_open(room=room, variant=variant, options=options,
+    balance short of cap × stake) leaves no table behind. `options` are the variant's table
+    options, `cap` its cap in base stakes (see _table_rules_clean). Returns the table."""
+    with _table_atomic():
+        table = table_open(room=room, variant=variant, options=options, cap=cap,
                            turn_timeout=turn_timeout, name=name, opened_by=user)
         change = _Change.begin(table.pk)
         change.sit(seat=0, user=user, base_stake=base_stake)
@@ -207,12 +224,12 @@ def table_create(*, room, user, variant, base_stake, options=None, turn_timeout=
 
 
 def table_settings_change(*, table_id, name=None, room=None, variant=None, options=None,
-                          turn_timeout=None, base_stake=None):
+                          cap=None, turn_timeout=None, base_stake=None):
     """Change a table's settings (an operator, in the admin), each argument left None kept.
-    The name and room change any time; the rules (variant, options), the turn timeout and
-    the base stake only between hands, with the lobby's checks: new rules start a new match
-    at the next hand, and a new stake needs someone seated (the first sitter sets it, P8)
-    and every seated player's balance to cover it. Locks the GameState row; the sockets
+    The name and room change any time; the rules (variant, options), the cap, the turn
+    timeout and the base stake only between hands, with the lobby's checks: new rules start a
+    new match at the next hand, and a new stake or cap needs someone seated (the first sitter
+    sets the stake, P8) and every seated player's balance to cover cap × stake (P8b). Locks the GameState row; the sockets
     hear of it. Returns the table."""
     with transaction.atomic():
         change = _Change.begin(table_id)
@@ -224,16 +241,19 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
                  "turn_timeout": table.turn_timeout if turn_timeout is None else turn_timeout,
                  # Options belong to a variant: a new one starts from its defaults.
                  "options": options if options is not None else
-                 (table.options if same_variant else None)}
-        rules["options"] = _table_rules_clean(**rules)
+                 (table.options if same_variant else None),
+                 # A cap belongs to a variant's worst loss: a new one starts from its default.
+                 "cap": cap if cap is not None else (table.cap if same_variant else None)}
+        rules["options"], rules["cap"] = _table_rules_clean(**rules)
         new = {"name": name, "room": room, **rules, "base_stake": base_stake}
         changed = {field: value for field, value in new.items()
                    if value is not None and value != getattr(table, field)}
         if set(changed) - {"name", "room"} and change.phase not in BETWEEN_HANDS:
             raise ActionError("hand_in_progress",
                               "the rules, turn timeout and stake change between hands")
-        if "base_stake" in changed:
-            _stake_check(change, variant=rules["variant"], base_stake=base_stake)
+        if {"base_stake", "cap"} & set(changed) and (table.base_stake or base_stake):
+            _stake_check(change, cap=rules["cap"],
+                         base_stake=base_stake if base_stake is not None else table.base_stake)
         if not changed:
             return table
         for field, value in changed.items():
@@ -246,22 +266,22 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
         return table
 
 
-def _stake_check(change, *, variant, base_stake):
+def _stake_check(change, *, cap, base_stake):
     if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
         raise ActionError("bad_stake", "a base stake is 1 or more")
     seated = [seat.user_id for seat in change.seats if seat.user_id is not None]
     if not seated:
         raise ActionError("no_players", "the first player to sit sets the stake (P8)")
-    need = stake_required_balance(variant=variant, base_stake=base_stake)
+    need = stake_required_balance(cap=cap, base_stake=base_stake)
     if PointAccount.objects.filter(user_id__in=seated, balance__lt=need).exists():
         raise ActionError("balance_too_low", f"a seated player's balance is below {need} points")
 
 
 def table_sit(*, table_id, user, seat, base_stake=None):
     """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
-    the user's balance must cover the worst loss of one hand; a user an operator banned and
+    the user's balance must cover the table's cap × stake (P8b); a user an operator banned and
     a closed table are refused. Locks the GameState row."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         change.sit(seat=seat, user=user, base_stake=base_stake)
         return change.commit()
@@ -270,12 +290,23 @@ def table_sit(*, table_id, user, seat, base_stake=None):
 def table_bot_add(*, table_id, user, seat):
     """`user`, seated at the table, fills the empty `seat` with a bot (a user with
     is_bot=True), ready to play at the table's stake. Only a player seated there may: a
-    stranger cannot fill someone else's table. Locks the GameState row."""
-    with transaction.atomic():
+    stranger cannot fill someone else's table. `user` backs the bot: cap × stake of their
+    points go to it now and whenever it runs short before a hand, and whatever it holds
+    comes back to them when it stands up (it stands up with them); they must keep their
+    own cap × stake besides. Locks the GameState row."""
+    with _table_atomic():
         change = _Change.begin(table_id)
-        if change.seat_of(user) is None:
+        backer = change.seat_of(user)
+        if backer is None:
             raise ActionError("not_seated", "only a player seated at this table adds bots")
-        change.sit(seat=seat, user=_bot_user_free(), base_stake=None)
+        bot = _bot_user_free()
+        change.sit(seat=seat, user=bot, base_stake=None, balance_checked=False)
+        change.control[seat].update(backer=user.pk, bot_base=_balance(bot.pk))
+        if not change.bot_fund(seat):
+            need = change.need()
+            raise ActionError("balance_too_low",
+                              f"backing a bot needs {need} points besides your own {need}",
+                              need=2 * need)
         change.ready(seat)
         return change.commit()
 
@@ -293,7 +324,7 @@ def table_close(*, table_id, reason, closed_by=None):
     up, so a stale timer is a no-op. Closing a closed table changes nothing. Returns the
     TableClosure.
     """
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         closure = TableClosure.objects.filter(table_id=table_id).first()
         if closure is not None:
@@ -334,7 +365,7 @@ def chat_send(*, table_id, user, text=None, phrase=None):
     wait = chat_rate_take(user_id=user.pk)
     if wait is not None:
         raise ActionError("chat_flood", f"too many messages; wait {wait} s",
-                          details={"retry_after": wait})
+                          retry_after=wait)
     with transaction.atomic():
         change = _Change.begin(table_id)
         seat = change.seat_of(user)
@@ -360,7 +391,7 @@ def _chat_said(text, phrase):
         raise ActionError("chat_empty", "say something")
     if len(text) > CHAT_MAX_CHARS:
         raise ActionError("chat_too_long", f"a message is at most {CHAT_MAX_CHARS} characters",
-                          details={"max": CHAT_MAX_CHARS})
+                          max=CHAT_MAX_CHARS)
     return {"text": text, "phrase": None}
 
 
@@ -386,38 +417,40 @@ def chat_delete(*, message_id, deleted_by, reason):
 
 
 def hand_settle(*, hand_id):
-    """Pay a finished hand out of the ledger: deltas × base stake, at most once.
+    """Pay a finished hand out of the ledger, at most once, zero-sum among its four players
+    (RULES P8b; games.stakes.settlement_shares): the rules' deltas × base stake, each loss
+    cut to the table's cap × stake, the winners sharing what the losers paid. The house
+    never moves. What each seat would have paid, what it paid and whether the cap applied
+    go into the hand's result (``settlement``) and the ``settled`` event.
 
     Locks the table's GameState row, then the Hand row. The ledger key is
     `settle:<hand>` (or `escape:<hand>:<user>` for an escape), so a duplicate task, the
-    sweeper and a retry after a crash all pay once. A loser who cannot cover a loss pays
-    what they hold and the house covers the rest, so every transaction balances.
+    sweeper and a retry after a crash all pay once.
     """
     table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         hand = Hand.objects.select_for_update().get(pk=hand_id)
         if hand.settled or hand.result is None:
             return False
         players = {p.seat: p for p in hand.players.select_related("user")}
-        deltas = [d * hand.base_stake for d in hand.result["deltas"]]
         accounts = {
             a.user_id: a
             for a in PointAccount.objects.select_for_update().filter(
                 user_id__in=[p.user_id for p in players.values()]
             )
         }
-        entries, paid = [], [0, 0, 0, 0]
-        for seat, delta in enumerate(deltas):
-            account = accounts[players[seat].user_id]
-            if delta < 0 and account.floor is not None:
-                delta = -min(-delta, max(account.balance - account.floor, 0))
-            paid[seat] = delta
-            if delta:
-                entries.append((account, delta))
-        house = -sum(paid)
-        if house:
-            entries.append((system_account_get_or_create(code=HOUSE), house))
+        would = [d * hand.base_stake for d in hand.result["deltas"]]
+        cap = table_cap(change.table) * hand.base_stake
+        available = [change.stake_available(seat, accounts[players[seat].user_id])
+                     for seat in range(4)]
+        paid, capped = settlement_shares(amounts=would, cap=cap, available=available)
+        short = [seat for seat in range(4) if -paid[seat] < min(-would[seat], cap)]
+        if short:  # sitting and ready need cap × stake, so this is a bug worth hearing of
+            logger.error("hand %s: seats %s could not pay their capped loss; the winners "
+                         "share what was paid", hand.pk, short)
+        entries = [(accounts[players[seat].user_id], paid[seat]) for seat in range(4)
+                   if paid[seat]]
         escaped = hand.result.get("escape")
         if escaped is not None:
             key = f"escape:{hand.pk}:{players[escaped].user_id}"
@@ -428,16 +461,23 @@ def hand_settle(*, hand_id):
         if entries:
             ledger_post(key=key, entries=entries, kind=kind, reference=f"hand:{hand.pk}",
                         memo=f"table {table_id} hand {hand.number}")
+        settlement = {"would": would, "paid": paid, "cap": cap, "capped": capped,
+                      "short": short}
+        hand.result = dict(hand.result, settlement=settlement)
         hand.settled = True
         hand.settled_at = timezone.now()
-        hand.save(update_fields=["settled", "settled_at"])
+        hand.save(update_fields=["result", "settled", "settled_at"])
         for seat, player in players.items():
             player.points = paid[seat]
         HandPlayer.objects.bulk_update(players.values(), ["points"])
         # The statistics move in the same transaction as the ledger, so they always agree.
         hand_stats_record(hand=hand)
-        change.event({"type": "settled", "hand": hand.number, "hand_id": hand.pk, "points": paid})
-        change.commit(bump_version=False)
+        change.event({"type": "settled", "hand": hand.number, "hand_id": hand.pk, "points": paid,
+                      "would": would, "cap": cap, "capped": capped})
+        if change.hand is not None and change.hand.pk == hand.pk:
+            change.hand = hand
+        change.vacate_leaving_bots()
+        change.commit(bump_version=bool(change.vacated))
         return True
 
 
@@ -493,6 +533,10 @@ def hands_settle_sweep(*, grace_seconds=2.0):
         except Exception:
             logger.exception("settlement sweep failed for hand %s", hand_id)
     return settled
+
+
+def _balance(user_id):
+    return PointAccount.objects.values_list("balance", flat=True).get(user_id=user_id)
 
 
 def _bot_user_free():
@@ -587,7 +631,11 @@ class _Change:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def sit(self, *, seat, user, base_stake):
+    def need(self):
+        """P8b: the balance a seat needs here, cap × base stake."""
+        return stake_required_balance(cap=table_cap(self.table), base_stake=self.table.base_stake)
+
+    def sit(self, *, seat, user, base_stake, balance_checked=True):
         if sitting_ban_active(user=user) is not None:
             raise ActionError("banned", "an operator has banned you from sitting for now")
         if table_is_closed(table_id=self.table.pk):
@@ -606,10 +654,9 @@ class _Change:
                 raise ActionError("bad_stake", "the first player sets a base stake of 1 or more")
             table.base_stake = base_stake
             table.save(update_fields=["base_stake"])
-        need = stake_required_balance(variant=table.variant, base_stake=table.base_stake)
-        balance = PointAccount.objects.values_list("balance", flat=True).get(user=user)
-        if balance < need:
-            raise ActionError("balance_too_low", f"sitting here needs {need} points")
+        need = self.need()
+        if balance_checked and _balance(user.pk) < need:
+            raise ActionError("balance_too_low", f"sitting here needs {need} points", need=need)
         row = self.seats[seat]
         row.user, row.ready = user, False
         self.dirty_seats.add(seat)
@@ -618,12 +665,82 @@ class _Change:
                     "bot": user.is_bot, "base_stake": table.base_stake})
 
     def _vacate(self, seat, reason):
-        self.vacated.add(seat)
         row = self.seats[seat]
+        user_id = row.user_id
+        if self.backed(seat):
+            self._bot_return(seat)
+        self.vacated.add(seat)
         row.user, row.ready = None, False
         self.dirty_seats.add(seat)
         self.control[seat] = _control_default()
         self.event({"type": "stood", "seat": seat, "reason": reason})
+        # A bot stays only while its backer sits here; with a hand still to settle it stays
+        # until the settlement (hand_settle), so what it owes or won is paid first.
+        for other in range(4):
+            if self.backed(other) and self.control[other]["backer"] == user_id:
+                if self.hand is not None and not self.hand.settled:
+                    self.control[other]["leaving"] = "backer_left"
+                else:
+                    self._vacate(other, "backer_left")
+
+    def vacate_leaving_bots(self):
+        for seat in range(4):
+            reason = self.control[seat].get("leaving")
+            if reason and self.backed(seat):
+                self._vacate(seat, reason)
+
+    # -- bots and their backers (docs/architecture.md, "Money") ---------------------------
+
+    def backed(self, seat):
+        """A bot seated by a player who backs it (table_bot_add); bots seated before
+        backing existed play with their own balance, as players do."""
+        return self.is_bot(seat) and self.control[seat].get("backer") is not None
+
+    def stake_available(self, seat, account):
+        """What `seat` can pay now: above its floor; a backed bot only what its backer staked
+        on it and it won here (``bot_base`` is what it held before, never at stake)."""
+        if self.backed(seat):
+            return account.balance - self.control[seat]["bot_base"]
+        if account.floor is None:
+            return account.balance
+        return account.balance - account.floor
+
+    def _bot_key(self, seat, what):
+        # The sequence number of the event that follows (every bot transfer is followed by
+        # one), so each transfer's key is unique at this table and a rerun posts once.
+        return f"bot:{self.table.pk}:{self.game.seq + len(self.events) + 1}:{seat}:{what}"
+
+    def bot_fund(self, seat):
+        """Bring the bot at `seat` up to cap × stake from its backer, who must keep their own
+        cap × stake besides; False (nothing moved) if they cannot."""
+        control = self.control[seat]
+        bot = PointAccount.objects.select_for_update().get(user_id=self.seats[seat].user_id)
+        need = self.need()
+        amount = need - self.stake_available(seat, bot)
+        if amount <= 0:
+            return True
+        backer = PointAccount.objects.select_for_update().get(user_id=control["backer"])
+        if backer.balance - amount < need:
+            return False
+        ledger_post(key=self._bot_key(seat, "fund"), entries=[(backer, -amount), (bot, amount)],
+                    kind=LedgerTransaction.Kind.BOT_BACKING, reference=f"table:{self.table.pk}",
+                    memo=f"user {control['backer']} backs the bot in seat {seat}")
+        self.event({"type": "bot_backed", "seat": seat, "backer": control["backer"],
+                    "amount": amount})
+        return True
+
+    def _bot_return(self, seat):
+        """What the bot at `seat` holds of its backer's stake and its winnings goes back."""
+        control = self.control[seat]
+        bot = PointAccount.objects.select_for_update().get(user_id=self.seats[seat].user_id)
+        amount = self.stake_available(seat, bot)
+        if amount > 0:
+            backer = PointAccount.objects.select_for_update().get(user_id=control["backer"])
+            ledger_post(key=self._bot_key(seat, "return"),
+                        entries=[(bot, -amount), (backer, amount)],
+                        kind=LedgerTransaction.Kind.BOT_BACKING,
+                        reference=f"table:{self.table.pk}",
+                        memo=f"the bot in seat {seat} returns to user {control['backer']}")
 
     def close(self, reason):
         """Void the running hand (refunded), stand everyone up and end the match. Returns
@@ -646,9 +763,16 @@ class _Change:
         if self.phase not in BETWEEN_HANDS:
             raise ActionError("hand_in_progress", "the hand is being played")
         row = self.seats[seat]
-        need = stake_required_balance(variant=self.table.variant, base_stake=self.table.base_stake)
-        if PointAccount.objects.values_list("balance", flat=True).get(user_id=row.user_id) < need:
-            raise ActionError("balance_too_low", f"playing here needs {need} points")
+        if self.backed(seat):
+            if self.control[seat].get("leaving"):
+                return
+            if not self.bot_fund(seat):
+                # A bot its backer can no longer fund stands up rather than hold the table.
+                self._vacate(seat, "unfunded")
+                return
+        elif _balance(row.user_id) < self.need():
+            raise ActionError("balance_too_low", f"playing here needs {self.need()} points",
+                              need=self.need())
         if not row.ready:
             row.ready = True
             self.dirty_seats.add(seat)
@@ -799,8 +923,7 @@ class _Change:
         game.hand, game.deadline = self.hand, deadline
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
-        vacated = sorted(self.vacated)
-        transaction.on_commit(lambda: _send(table_id, messages, vacated))
+        _outbox(table_id).append((messages, sorted(self.vacated)))
         if timer:
             transaction.on_commit(lambda: _schedule_timer(table_id, version, timer[1]))
         if self.ended_hand is not None:
@@ -830,16 +953,72 @@ class _Change:
         return out
 
 
-def _send(table_id, messages, vacated=()):
-    fanout_send([
-        (watch_group(table_id) if audience is None else seat_group(table_id, audience),
-         {"type": "table.message", "message": message})
-        for audience, message in messages.items()
-    ])
-    if vacated:
-        # After the update that says so: the old occupant's sockets must not stay in the
-        # seat's group, or they would hear the next occupant's cards.
-        fanout_send([(seat_group(table_id, seat), {"type": "table.vacated"}) for seat in vacated])
+# --- publishing in commit order (games.fanout) ------------------------------------------------
+
+_publishing = threading.local()
+
+
+@contextmanager
+def _table_atomic():
+    """transaction.atomic() for a change to a table. If the outermost transaction rolled
+    back after a change took a publish lock, the lock is given back here (on commit the
+    outbox's flush gives it back once the messages are out)."""
+    try:
+        with transaction.atomic():
+            yield
+    finally:
+        if not transaction.get_connection().in_atomic_block:
+            for outbox in _outboxes().values():
+                outbox.abandon()
+            _outboxes().clear()
+
+
+def _outboxes():
+    if not hasattr(_publishing, "outboxes"):
+        _publishing.outboxes = {}
+    return _publishing.outboxes
+
+
+def _outbox(table_id):
+    """The messages this transaction will publish for the table. The first change to the
+    table in the transaction takes its publish lock (we hold its row lock) and arranges the
+    flush on commit; a second one (a settlement inside a force-close) adds to the same."""
+    outboxes = _outboxes()
+    outbox = outboxes.get(table_id)
+    if outbox is None:
+        outbox = outboxes[table_id] = _Outbox(table_id, publish_lock_take(table_id))
+        transaction.on_commit(outbox.flush)
+    return outbox
+
+
+class _Outbox:
+    def __init__(self, table_id, held):
+        self.table_id, self.held, self.batches = table_id, held, []
+
+    def append(self, batch):
+        self.batches.append(batch)
+
+    def flush(self):
+        _outboxes().pop(self.table_id, None)
+        sends = []
+        for messages, vacated in self.batches:
+            sends.append([
+                (watch_group(self.table_id) if audience is None
+                 else seat_group(self.table_id, audience),
+                 {"type": "table.message", "message": message})
+                for audience, message in messages.items()
+            ])
+            if vacated:
+                # After the update that says so: the old occupant's sockets must not stay
+                # in the seat's group, or they would hear the next occupant's cards.
+                sends.append([(seat_group(self.table_id, seat), {"type": "table.vacated"})
+                              for seat in vacated])
+        for i, groups_messages in enumerate(sends):
+            fanout_send(groups_messages, then_release=self.held if i == len(sends) - 1 else None)
+
+    def abandon(self):
+        if self.held is not None:
+            publish_lock_give_back(self.held)
 
 
 def _schedule_timer(table_id, version, delay):

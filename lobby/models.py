@@ -34,6 +34,10 @@ class Table(models.Model):
     # handed to the engine, e.g. {"decks": 2}.
     options = models.JSONField(_("options"), default=dict, blank=True)
     base_stake = models.PositiveIntegerField(_("base stake"), null=True, blank=True)
+    # RULES P8b: the most one player loses in one hand, in base stakes (封顶), chosen at
+    # creation, at most the variant's worst loss (games.stakes); null on tables made before
+    # caps, which play at that default.
+    cap = models.PositiveIntegerField(_("cap"), null=True, blank=True)
     # Seconds a player has for a play turn (P4).
     turn_timeout = models.PositiveIntegerField(_("turn timeout"), default=25)
     # Open spectator sockets; a counter, not a lock-guarded fact (it only feeds the lobby).

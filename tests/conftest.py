@@ -75,7 +75,7 @@ def table_factory(make_user):
     def make(variant="classic", **extra):
         users = [make_user() for _ in range(4)]
         table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=10, **extra)
+                             base_stake=10, **{"cap": 4, **extra})
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
         return table, users
@@ -231,7 +231,7 @@ def toy_variant():
             default="calm",
         ),),
         timers={"deal": 0.5, "declare": 7, "bury": 40, "play": None},
-        worst_loss=5,
+        worst_loss=lambda options: 5,
     )
     register(toy)
     yield toy

@@ -16,7 +16,7 @@ from accounts.models import PointAccount
 from games.services import ActionError, hand_settle, table_create, table_sit
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
-from ui.forms import TableCreateForm
+from ui.forms import TableCreateForm, cap_defaults
 
 pytestmark = pytest.mark.django_db
 
@@ -24,15 +24,17 @@ pytestmark = pytest.mark.django_db
 def test_the_lobby_form_offers_it_with_its_option_in_the_readers_language(toy_variant):
     with translation.override("en"):
         form = TableCreateForm()
-    # The sitting rule's figure is the descriptor's worst loss (5 base stakes).
-    assert ("toy", "Toy tractor — sitting needs 5 × the stake") in form.fields["variant"].choices
+    assert ("toy", "Toy tractor") in form.fields["variant"].choices
+    # The default cap the form fills in is the descriptor's worst loss (5 base stakes).
+    assert cap_defaults()["toy"] == [{"options": {"pace": "calm"}, "cap": 5},
+                                     {"options": {"pace": "brisk"}, "cap": 5}]
     pace = form.fields["toy__pace"]
     assert pace.label == "Pace (Toy tractor)"
     assert pace.choices == [("calm", "Calm"), ("brisk", "Brisk")]
     assert pace.initial == "calm"
     with translation.override("zh-hans"):
         form = TableCreateForm()
-    assert ("toy", "玩具拖拉机 — 入座需要 5 × 底注") in form.fields["variant"].choices
+    assert ("toy", "玩具拖拉机") in form.fields["variant"].choices
     assert form.fields["toy__pace"].label == "节奏（玩具拖拉机）"
     assert form.fields["toy__pace"].choices == [("calm", "从容"), ("brisk", "快速")]
 
@@ -89,7 +91,7 @@ def test_the_api_accepts_it_as_a_variant(make_user, toy_variant):
     toy = table_create(room=room_default_get_or_create(), user=make_user(), variant="toy",
                        base_stake=1)
     table_create(room=room_default_get_or_create(), user=make_user(), variant="classic",
-                 base_stake=1)
+                 base_stake=1, cap=4)
     listed = api.get("/api/v1/tables/?variant=toy")
     assert listed.status_code == 200
     assert [t["id"] for t in listed.json()["results"]] == [toy.pk]

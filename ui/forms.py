@@ -1,3 +1,5 @@
+import itertools
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -19,14 +21,21 @@ class TableCreateForm(forms.Form):
     name = forms.CharField(label=_("Table name"), max_length=64, required=False)
     turn_timeout = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300,
                                       initial=25)
+    cap = forms.IntegerField(
+        label=_("Cap (封顶), in base stakes"), min_value=1, required=False,
+        help_text=_("The most one player can lose in one hand, in base stakes. The default "
+                    "is the game's worst possible loss, so its rules play out in full; it is "
+                    "large, so choose a smaller cap to play with fewer points. Sitting and "
+                    "pressing ready need cap × base stake points."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         variants = descriptors()
         variant = self.fields["variant"]
-        variant.choices = [(d.id, gettext("%(game)s — sitting needs %(worst)s × the stake") % {
-            "game": in_language(d.label), "worst": d.worst_loss}) for d in variants]
+        variant.choices = [(d.id, in_language(d.label)) for d in variants]
         variant.initial = variants[0].id if variants else None
+        if variants:
+            self.fields["cap"].initial = variants[0].cap_default()
         option_fields = []
         for d in variants:
             for option in d.options:
@@ -35,6 +44,14 @@ class TableCreateForm(forms.Form):
                 option_fields.append(name)
         self.order_fields(["variant", *option_fields])
 
+    def clean(self):
+        data = super().clean()
+        if data.get("variant") and data.get("cap"):
+            worst = descriptor(data["variant"]).cap_default(self.options())
+            if data["cap"] > worst:
+                self.add_error("cap", gettext("At most %(worst)s for this game.") % {"worst": worst})
+        return data
+
     def options(self):
         """The chosen variant's table options as submitted (those left empty take their
         defaults in games.services.table_create, which also checks them)."""
@@ -42,6 +59,18 @@ class TableCreateForm(forms.Form):
         chosen = {o.name: self.cleaned_data.get(_option_field(variant.id, o.name))
                   for o in variant.options}
         return {name: value for name, value in chosen.items() if value is not None}
+
+
+def cap_defaults():
+    """Each variant's default cap for every choice of its options, for the form's script:
+    {variant: [{"options": {...}, "cap": n}, ...]}."""
+    out = {}
+    for d in descriptors():
+        names = [o.name for o in d.options]
+        choices = [dict(zip(names, values))
+                   for values in itertools.product(*(o.values() for o in d.options))]
+        out[d.id] = [{"options": options, "cap": d.cap_default(options)} for options in choices]
+    return out
 
 
 def _option_field(variant_id, option_name):

@@ -31,7 +31,9 @@ ERRORS = {
     "hand_in_progress": _("Seats change between hands."),
     "seat_taken": _("That seat is taken."),
     "already_seated": _("You already have a seat at a table."),
-    "balance_too_low": _("Your points do not cover the worst loss at this stake."),
+    "balance_too_low": _("Your points do not cover this table's cap × stake: it needs "
+                         "{need} points. Choose a smaller cap (封顶) or stake."),
+    "bad_cap": _("The cap (封顶) must be a whole number from 1 up to the game's worst loss."),
     "bad_stake": _("The base stake must be 1 or more."),
     "bad_seat": _("There is no such seat."),
     "not_seated": _("You have no seat at this table."),
@@ -96,6 +98,9 @@ LABELS = {
     "you": _("you"),
     "add_bot": _("Add bot"), "sit": _("Sit"),
     "replaced": _("This seat was opened in another window or tab."),
+    "too_many_sockets": _("Too many tables are open in your windows or on your network; "
+                          "close some and reload this page."),
+    "bad_request": _("This table address is not valid."),
 }
 
 # The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.
@@ -123,8 +128,13 @@ def variant_label(variant_id):
     return in_language(desc.label) if desc else variant_id
 
 
-def action_error_text(code):
-    return str(ERRORS.get(code, GENERIC_ERROR))
+def action_error_text(code, **data):
+    """The refusal `code` in the reader's language, with the figures the service gave
+    (ActionError.details, e.g. `need`) in its place holders."""
+    text = str(ERRORS.get(code, GENERIC_ERROR))
+    for name, value in data.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
 
 
 def client_catalog():

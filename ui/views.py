@@ -21,7 +21,7 @@ from games.timers import timer_lengths
 from games.variants import descriptor, descriptor_or_none, level_name
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
-from ui.forms import PrefsForm, TableCreateForm
+from ui.forms import PrefsForm, TableCreateForm, cap_defaults
 from ui.messages import (
     LABELS,
     SEAT_PLACES,
@@ -44,6 +44,7 @@ def _int_or_none(value):
 def _lobby_page(request, form, status=200):
     return render(request, "ui/lobby.html", {
         "rooms": lobby_rooms(), "form": form, "my_seat": seat_of(user=request.user),
+        "cap_defaults": cap_defaults(),
     }, status=status)
 
 
@@ -66,9 +67,9 @@ def table_create(request):
         table = game_services.table_create(
             room=data["room"] or room_default_get_or_create(), user=request.user,
             variant=data["variant"], base_stake=data["base_stake"], options=form.options(),
-            turn_timeout=data["turn_timeout"], name=data["name"])
+            cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"])
     except game_services.ActionError as error:
-        messages.error(request, action_error_text(error.code))
+        messages.error(request, action_error_text(error.code, **error.details))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
 
@@ -82,7 +83,7 @@ def table_sit(request, table_id):
                                 seat=_int_or_none(request.POST.get("seat")),
                                 base_stake=_int_or_none(request.POST.get("base_stake")))
     except game_services.ActionError as error:
-        messages.error(request, action_error_text(error.code))
+        messages.error(request, action_error_text(error.code, **error.details))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
 
@@ -96,7 +97,7 @@ def table_bot_add(request, table_id):
         game_services.table_bot_add(table_id=table.pk, user=request.user,
                                     seat=_int_or_none(request.POST.get("seat")))
     except game_services.ActionError as error:
-        messages.error(request, action_error_text(error.code))
+        messages.error(request, action_error_text(error.code, **error.details))
     return redirect("ui:table", table_id=table.pk)
 
 

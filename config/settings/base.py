@@ -1,5 +1,6 @@
 """Settings shared by every environment. Values that differ come from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -42,10 +43,13 @@ INSTALLED_APPS = [
     "api",
     "moderation",
     "ui",
+    # Issue 11: failed sign-ins locked out per address and per account.
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Browser clients on other origins (CORS_ALLOWED_ORIGINS); before anything that answers.
     "corsheaders.middleware.CorsMiddleware",
@@ -60,7 +64,30 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it turns a sign-in refused for too many failures into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    # First: it refuses a locked-out address or account before the password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Security headers on every response: no framing, no MIME sniffing, the referrer only to
+# this site, a window of its own, and scripts, styles, images and sockets from this site
+# only (inline style attributes allowed; the pages run no inline script).
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+# The API's docs pages (drf-spectacular) start their bundles from inline scripts.
+CONTENT_SECURITY_POLICY_EXEMPT = ["/api/v1/docs/", "/api/v1/redoc/"]
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -198,8 +225,22 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Points a new player starts with, paid from the house account.
+# Points a new player starts with, paid from the house account. Not farmable: registrations
+# are limited per address (ACCOUNTS_REGISTRATIONS_PER_ADDRESS), bots get no grant, and points
+# move between players only by zero-sum settlement (RULES P8b): a second account's grant can
+# only be lost to, or won from, other players.
 POINTS_OPENING_GRANT = env_int("POINTS_OPENING_GRANT", 1000)
+
+# Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT failed attempts from one address,
+# or on one account, further attempts are refused for AXES_COOLOFF_TIME, on the form and on
+# POST /api/v1/auth/token/ alike; a successful sign-in clears the account's count.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_throttled"
+# Registrations per client address (django-ratelimit, in the default cache).
+ACCOUNTS_REGISTRATIONS_PER_ADDRESS = env_str("ACCOUNTS_REGISTRATIONS_PER_ADDRESS", "3/d")
 # How long /healthz waits for a Celery worker to answer a ping.
 HEALTHZ_CELERY_TIMEOUT = 1.0
 
@@ -230,6 +271,14 @@ GAMES_CHAT_RATE = env_int("GAMES_CHAT_RATE", 5)
 GAMES_CHAT_WINDOW = float(env_str("GAMES_CHAT_WINDOW", "10"))
 # What the platform's own Redis keys (not the channel layer's, not Celery's) start with.
 GAMES_REDIS_PREFIX = env_str("GAMES_REDIS_PREFIX", "tractor")
+# The largest message a table socket takes (bytes); a larger one gets a `too_big` error and
+# close 4413. daphne itself cuts frames above 1 MiB (autobahn drops the connection), so the
+# limit must stay below that for the client to hear why.
+GAMES_SOCKET_MAX_BYTES = env_int("GAMES_SOCKET_MAX_BYTES", 64 * 1024)
+# Table sockets open at once per user and per client address, across every daphne (Redis);
+# one more is closed with 4429.
+GAMES_SOCKETS_PER_USER = env_int("GAMES_SOCKETS_PER_USER", 10)
+GAMES_SOCKETS_PER_ADDRESS = env_int("GAMES_SOCKETS_PER_ADDRESS", 50)
 
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.

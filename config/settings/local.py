@@ -1,11 +1,14 @@
-"""One machine, the embedded default: ./platform/run."""
+"""One machine, the embedded default: ./platform/run. Safe to expose as it is: DEBUG is off
+unless DEBUG=1 (developers), and the secret key is made once and kept in the data directory
+(TRACTOR_DATA_DIR/secret_key, mode 600) unless SECRET_KEY is set."""
 
-from config.env import env_bool, env_list, env_str
+from config.env import env_bool, env_list, env_str, secret_key_file
 
 from .base import *  # noqa: F403
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", "insecure-local-development-key-not-for-production")
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY") or secret_key_file(DATA_DIR / "secret_key")  # noqa: F405
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
-# Serve static files straight from the apps, no collectstatic needed.
+# Serve static files straight from the apps (whitenoise finds them at start-up, DEBUG or
+# not), no collectstatic needed.
 WHITENOISE_USE_FINDERS = True

@@ -41,12 +41,18 @@ class Descriptor:
     # the deal, "declare" is P1's window, "bury" P2's, "bid" P3's. None: the table's own
     # turn timeout (P4).
     timers: dict = field(default_factory=dict)
-    # Worst loss of one player in one hand, in base stakes (RULES P8b's default cap).
-    worst_loss: int = 0
+    # worst_loss(options) -> the most one player can lose in one hand at a table with these
+    # options, in base stakes, escape included: RULES P8b's default cap, derived from the
+    # rules by the package's loss.py (engine/bounds.py), never written by hand.
+    worst_loss: object = None
     # False where one player plays against the other three (no fixed partnerships).
     partnerships: bool = True
     # True where teams climb levels and a team passing A wins the match (RULES P13).
     plays_matches: bool = True
+
+    def cap_default(self, options=None):
+        """RULES P8b: a table's default cap in base stakes (its options' worst loss)."""
+        return self.worst_loss(self.options_clean(options))
 
     def options_clean(self, raw):
         """The table's options with defaults filled in, or RuleError('bad_option')."""

@@ -91,9 +91,11 @@
     socket.onclose = function (e) {
       if (stopped) return;
       if (e.code === 4401) { location.href = "/accounts/login/?next=" + encodeURIComponent(location.pathname); return; }
-      if (e.code === 4409 || e.code === 4403 || e.code === 4404) {
+      var notices = { 4400: L.bad_request, 4403: client.catalog.errors.not_seated,
+        4404: client.catalog.errors.no_such_table, 4409: L.replaced, 4429: L.too_many_sockets };
+      if (notices[e.code]) {
         stopped = true;
-        showNotice(e.code === 4409 ? L.replaced : client.catalog.errors[e.code === 4403 ? "not_seated" : "no_such_table"], "error");
+        showNotice(notices[e.code], "error");
         return;
       }
       el.banner.hidden = false;
@@ -128,7 +130,7 @@
         send(last.action, last.retry + 1);
         return;
       }
-      explain(msg.code);
+      explain(msg.code, msg.message);
     }
   }
 
@@ -161,9 +163,11 @@
   }
   function clearNotice() { showNotice("", ""); }
 
-  function explain(code) {
+  function explain(code, detail) {
     if (code === "illegal_follow") showNotice(followHint(), "error");
-    else showNotice(client.catalog.errors[code] || client.catalog.error, "error");
+    // The service's message carries the figure a text needs (balance_too_low: the points).
+    else showNotice((client.catalog.errors[code] || client.catalog.error)
+      .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]), "error");
   }
 
   function isTrump(token, v) {

@@ -49,7 +49,7 @@ def some_data(db, wsgi_keeps_the_test_connection):
     users = [user_create(username=f"fuzz{n}", password="x", display_name=f"F{n}")
              for n in range(4)]
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
-                         base_stake=1)
+                         base_stake=1, cap=4)
     now = timezone.now()
     hand = Hand.objects.create(table=table, number=1, variant="classic", base_stake=1,
                                dealer=0, trump="S", levels_before=[2, 2], levels_after=[3, 2],

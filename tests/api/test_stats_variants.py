@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def test_every_variant_settles_into_the_counters(variant, make_user, bots_play_a_hand):
     player = make_user()
     table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
-                         base_stake=1)
+                         base_stake=1, cap=4)
     hand = bots_play_a_hand(table, player)
     hand_settle(hand_id=hand.pk)
     hand.refresh_from_db()

@@ -11,7 +11,7 @@ def test_live_tables_list_and_filter(api, table_factory, make_user):
     classic, users = table_factory()
     creator = make_user()
     bidding = table_create(room=room_default_get_or_create(), user=creator, variant="point_bid",
-                           base_stake=2, options={"decks": 1})
+                           base_stake=2, cap=4, options={"decks": 1})
     body = api.get("/api/v1/tables/").json()
     assert [t["id"] for t in body["results"]] == [classic.pk, bidding.pk]
     row = body["results"][0]

@@ -42,11 +42,15 @@ def log_in(page, base, username):
     expect(page.locator("#balance")).to_be_visible()
 
 
+CAP = 20  # RULES P8b: at stake 10 a seat needs 200 points, and each bot 200 of its backer's
+
+
 def create_classic_table(page, base, stake=10):
     """From the lobby: a classic table at `stake`; the creator sits in seat 0. Returns its id."""
     page.goto(f"{base}/lobby/")
     page.select_option("#id_variant", "classic")
     page.fill("#id_base_stake", str(stake))
+    page.fill("#id_cap", str(CAP))
     page.click("#create-table button[type=submit]")
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     return int(re.search(r"/tables/(\d+)/", page.url).group(1))
@@ -207,14 +211,17 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     hand_result = game_state(table_id).state["result"]
     assert hand_result["deltas"][0] != 0
     # Settlement runs in the worker after the hand: the profile shows it once it has.
-    expected = 1000 + hand_result["deltas"][0] * 10
+    # The player backs the three bots with CAP × 10 each while they sit (RULES P8b); the hand
+    # pays deltas × 10, within the cap.
+    expected = 1000 - 3 * CAP * 10 + max(hand_result["deltas"][0], -CAP) * 10
     for _ in range(50):
         page.goto(f"{live}/accounts/profile/")
         if page.locator("#balance").inner_text() == str(expected):
             break
         time.sleep(0.2)
     expect(page.locator("#balance")).to_have_text(str(expected))
-    expect(page.locator("#ledger tbody tr")).to_have_count(2)
+    # The opening grant, the three bots' backing and the hand's settlement.
+    expect(page.locator("#ledger tbody tr")).to_have_count(5)
     expect(page.locator("#recent-hands tbody tr")).to_have_count(1)
 
 

@@ -1,10 +1,25 @@
-import pytest
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.conf import settings as django_settings
+from django.db import connection
+
+from config.celery import app
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState
 from games.services import game_apply_action, game_timer_fire, table_create, table_sit
 from lobby.services import room_default_get_or_create
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -19,7 +34,7 @@ def seated_table(make_user):
     def make(variant="classic", stake=10, **extra):
         users = [make_user() for _ in range(4)]
         table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=stake, **extra)
+                             base_stake=stake, **{"cap": 4, **extra})
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
         return table, users
@@ -97,3 +112,78 @@ def ws_connect():
         return comm, connected, code
 
     return connect
+
+
+# --- a real daphne and a real worker (tests/games/test_fanout.py, test_consumers_live.py) ----
+
+
+def _close_worker_connection(**kwargs):
+    connection.close()
+
+
+@pytest.fixture
+def live_worker(settings):
+    """A Celery worker in this process (its timer lengths are this process's settings)."""
+    app.control.purge()
+    task_postrun.connect(_close_worker_connection)
+    try:
+        with start_worker(app, perform_ping_check=False, concurrency=1, pool="solo",
+                          loglevel="WARNING", shutdown_timeout=30):
+            yield
+    finally:
+        task_postrun.disconnect(_close_worker_connection)
+
+
+@pytest.fixture
+def live_daphne(tmp_path, request):
+    """daphne in a subprocess on this test's database, channel prefix and task queue, with
+    the timer lengths in `request.param` (GAMES_TIMER_OVERRIDES, default none); yields its
+    port and the path of its log."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="drill_settings",
+        PYTHONPATH=f"{ROOT / 'tests' / 'games'}:{ROOT}",
+        DRILL_PREFIX=django_settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
+        DRILL_QUEUE=django_settings.CELERY_TASK_DEFAULT_QUEUE,
+        DRILL_DB_NAME=connection.settings_dict["NAME"],
+        GAMES_TIMER_OVERRIDES=getattr(request, "param", ""),
+        GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0",
+    )
+    log = tmp_path / "daphne.log"
+    with open(log, "ab") as out:
+        proc = subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1",
+                                 "-p", str(port), "config.asgi:application"], cwd=ROOT, env=env,
+                                stdout=out, stderr=out, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        yield port, log
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def wait_for():
+    """wait_for(predicate, timeout, what): poll until `predicate()` is truthy (its value is
+    returned) or fail saying what was awaited."""
+
+    def wait(predicate, timeout=60, what=""):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.02)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    return wait

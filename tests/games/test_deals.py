@@ -29,7 +29,7 @@ def published(hand, kind):
 def test_the_revealed_seed_is_the_one_committed_to_and_makes_the_deal(make_user,
                                                                        bots_play_a_hand, variant):
     player = make_user()
-    table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
+    table = table_create(room=room_default_get_or_create(), user=player, variant=variant, cap=4,
                          base_stake=1)
     hand = bots_play_a_hand(table, player)
     hand.refresh_from_db()

@@ -17,12 +17,14 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from websockets.sync.client import connect
 
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches
+from accounts.services import HOUSE, system_account_get_or_create
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
@@ -168,7 +170,7 @@ def step(table, players):
 def test_kill_9_worker_and_daphne_mid_hand_and_before_settlement(make_user, tmp_path):
     users = [make_user() for _ in range(4)]
     table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
-                         base_stake=7, turn_timeout=60)
+                         base_stake=7, cap=100, turn_timeout=60)
     for seat, user in enumerate(users[1:], start=1):
         table_sit(table_id=table.pk, user=user, seat=seat)
     cookies = []
@@ -176,6 +178,7 @@ def test_kill_9_worker_and_daphne_mid_hand_and_before_settlement(make_user, tmp_
         client = Client()
         client.force_login(user)
         cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    house = system_account_get_or_create(code=HOUSE).balance
     procs = Processes(tmp_path, free_port())
     try:
         for name in ("daphne", "worker", "beat"):
@@ -248,3 +251,6 @@ def test_kill_9_worker_and_daphne_mid_hand_and_before_settlement(make_user, tmp_
             assert any(e["type"] == "settled" for f in p.frames for e in f.get("events", []))
     finally:
         procs.stop_all()
+    # The ledger reconciles after the crashes, and no settlement moved the house (RULES P8b).
+    call_command("ledger_reconcile")
+    assert system_account_get_or_create(code=HOUSE).balance == house

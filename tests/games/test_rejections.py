@@ -97,26 +97,6 @@ async def test_each_bad_input_is_refused_with_its_code_and_changes_nothing(
         await comm.disconnect()
 
 
-async def test_anonymous_and_unseated_sockets_are_closed(seated_table, ws_connect, make_user):
-    from channels.testing import WebsocketCommunicator
-
-    from config.asgi import application
-
-    table, users = await sync_to_async(seated_table)()
-    anonymous = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/play/",
-                                      headers=[(b"origin", b"http://testserver")])
-    ok, code = await anonymous.connect()
-    assert not ok and code == 4401
-    stranger = await sync_to_async(make_user)()
-    _, ok, code = await ws_connect(stranger, f"/ws/tables/{table.pk}/play/")
-    assert not ok and code == 4403
-    # A foreign Origin is refused before any consumer runs.
-    foreign = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/watch/",
-                                    headers=[(b"origin", b"http://evil.example")])
-    ok, _ = await foreign.connect()
-    assert not ok
-
-
 async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_flooder(
         seated_table, ws_connect, settings):
     settings.GAMES_SOCKET_RATE = 5

@@ -72,7 +72,7 @@ def _occupants(table):
 def test_creating_a_table_seats_its_creator_at_the_stake(make_user):
     creator = make_user()
     table = table_create(room=room_default_get_or_create(), user=creator, variant="point_bid",
-                         base_stake=5, options={"decks": 1})
+                         base_stake=5, cap=4, options={"decks": 1})
     assert table.options == {"decks": 1} and table.base_stake == 5
     assert _occupants(table) == [creator.pk, None, None, None]
     game = GameState.objects.get(table=table)
@@ -103,14 +103,14 @@ def test_a_banned_creator_leaves_no_table(make_user):
     sitting_ban_create(user=banned, reason="escapes", starts_at=timezone.now(),
                        ends_at=timezone.now() + timedelta(days=1), created_by=None)
     _refused("banned", lambda: table_create(room=room_default_get_or_create(), user=banned,
-                                            variant="classic", base_stake=1))
+                                            variant="classic", base_stake=1, cap=4))
     assert not Table.objects.exists() and not Seat.objects.exists()
 
 
 def test_the_first_to_sit_sets_the_stake_and_balances_must_cover_the_worst_loss(make_user):
     first, second, poor = make_user(), make_user(), make_user()
     table = table_create(room=room_default_get_or_create(), user=first, variant="classic",
-                         base_stake=200)
+                         base_stake=200, cap=4)
     table_sit(table_id=table.pk, user=second, seat=1, base_stake=1)  # ignored: already set
     assert Table.objects.get(pk=table.pk).base_stake == 200
     for user, seat, code in ((poor, 1, "seat_taken"), (first, 2, "already_seated"),
@@ -134,7 +134,7 @@ def test_a_seated_player_fills_empty_seats_with_bots_and_four_ready_seats_start_
         make_user):
     human = make_user()
     table = table_create(room=room_default_get_or_create(), user=human, variant="classic",
-                         base_stake=1)
+                         base_stake=1, cap=4)
     for seat in (1, 2, 3):
         table_bot_add(table_id=table.pk, user=human, seat=seat)
     seats = list(Seat.objects.filter(table=table).select_related("user"))
@@ -152,10 +152,10 @@ def test_a_seated_player_fills_empty_seats_with_bots_and_four_ready_seats_start_
 def test_a_stranger_cannot_add_bots_to_someone_elses_table(make_user):
     owner, stranger = make_user(), make_user()
     table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
-                         base_stake=1)
+                         base_stake=1, cap=4)
     seated_elsewhere = make_user()
     table_create(room=room_default_get_or_create(), user=seated_elsewhere, variant="classic",
-                 base_stake=1)
+                 base_stake=1, cap=4)
     version = GameState.objects.get(table=table).version
     for user in (stranger, seated_elsewhere):
         _refused("not_seated", lambda: table_bot_add(table_id=table.pk, user=user, seat=1))
@@ -167,7 +167,7 @@ def test_a_stranger_cannot_add_bots_to_someone_elses_table(make_user):
 def test_a_banned_user_or_a_closed_table_refuses_to_seat(make_user):
     owner, banned, other = make_user(), make_user(), make_user()
     table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
-                         base_stake=1)
+                         base_stake=1, cap=4)
     sitting_ban_create(user=banned, reason="escapes", starts_at=timezone.now(),
                        ends_at=timezone.now() + timedelta(days=1), created_by=None)
     _refused("banned", lambda: table_sit(table_id=table.pk, user=banned, seat=1))

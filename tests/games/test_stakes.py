@@ -1,9 +1,86 @@
-from games.stakes import stake_required_balance, worst_loss_stakes
+"""RULES P8b: a table's cap and the zero-sum settlement, as arithmetic (games.stakes) over
+random hand results drawn from every variant's own settlement (escapes included) and random
+balances."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.registry import descriptor, get_variant
+from games.engine.point_bid.rules import BY_DECKS, bid_multiplier
+from games.stakes import cap_default, settlement_shares, stake_required_balance
+
+LEVEL_VARIANTS = ("classic", "four_deck", "guigang")
 
 
-def test_worst_loss_covers_the_escape_penalty_and_the_largest_plausible_level_loss():
-    assert worst_loss_stakes("classic") == 4  # 200 points to the defenders: 4 levels > escape 3
-    assert worst_loss_stakes("guigang") == 4
-    assert worst_loss_stakes("point_bid") == 9  # a dealer's escape, 1 against 3 (A29)
-    assert stake_required_balance(variant="classic", base_stake=25) == 100
-    assert all(worst_loss_stakes(v) >= 3 for v in ("classic", "four_deck", "guigang", "point_bid"))
+def test_sitting_needs_cap_times_stake():
+    assert stake_required_balance(cap=12, base_stake=25) == 300
+    assert cap_default(variant="point_bid", options={"decks": 1}) == 480
+    assert cap_default(variant="point_bid") == descriptor("point_bid").cap_default({"decks": 2})
+
+
+@st.composite
+def hand_results(draw):
+    """(variant, deltas in base stakes) as the variant's own settlement pays them."""
+    variant = draw(st.sampled_from(LEVEL_VARIANTS + ("point_bid",)))
+    dealer = draw(st.integers(0, 3))
+    escape = draw(st.none() | st.integers(0, 3))
+    worst = cap_default(variant=variant)
+    if variant in LEVEL_VARIANTS:
+        rules = get_variant(variant)
+        deltas = rules.settle(base=1, dealer=dealer, winner=draw(st.sampled_from(
+            ("dealer", "defenders"))), levels=draw(st.integers(0, worst)), escape=escape)
+    else:
+        rules = BY_DECKS[draw(st.sampled_from((1, 2)))]
+        m = bid_multiplier(draw(st.sampled_from(range(0, 121, 5))))
+        if escape is not None and draw(st.booleans()):
+            deltas = rules.settle_escape_before_contract(base=1, escape=escape)
+        else:
+            deltas = rules.settle(base=1, dealer=dealer, winner=draw(st.sampled_from(
+                ("dealer", "defenders"))), levels=draw(st.integers(1, 60)), escape=escape,
+                multiplier=m)
+    return variant, deltas
+
+
+@settings(max_examples=400, deadline=None)
+@given(result=hand_results(), stake=st.integers(1, 500), cap_share=st.floats(0.0001, 1.0),
+       funded=st.lists(st.booleans(), min_size=4, max_size=4),
+       extra=st.lists(st.integers(0, 10**7), min_size=4, max_size=4))
+def test_every_settlement_is_zero_sum_within_cap_and_floor(result, stake, cap_share, funded,
+                                                          extra):
+    variant, deltas = result
+    cap_stakes = max(1, round(cap_default(variant=variant) * cap_share))
+    cap = cap_stakes * stake
+    # A funded seat holds at least cap × stake (the ready rule); others anything at all.
+    available = [cap + e if f else e % (cap + 1) for f, e in zip(funded, extra)]
+    amounts = [d * stake for d in deltas]
+    paid, capped = settlement_shares(amounts=amounts, cap=cap, available=available)
+    assert sum(paid) == 0
+    for seat in range(4):
+        assert paid[seat] >= -cap and paid[seat] >= -available[seat]
+        if amounts[seat] <= 0:
+            assert amounts[seat] <= paid[seat] <= 0  # a loser pays at most their loss
+        else:
+            assert paid[seat] >= 0
+        if amounts[seat] < 0 and funded[seat]:
+            assert paid[seat] == max(amounts[seat], -cap)  # a funded loser pays it all
+    assert capped == any(-a > cap for a in amounts)
+    if all(funded) and not capped and sum(amounts) == 0:
+        assert paid == amounts  # nothing cut, nothing to share: the rules' own amounts
+
+
+def test_winners_share_what_was_paid_by_largest_remainder_ties_to_the_lower_seat():
+    # classic's escape: −3B, +B, 0, +B (RULES §2.10): the 3B the escaper pays is shared
+    # 1:1 by the two opponents, the odd point to the lower seat.
+    assert settlement_shares(amounts=[-3, 1, 0, 1], cap=10, available=[10] * 4) == (
+        [-3, 2, 0, 1], False)
+    # point_bid: the dealer's loss of 3·m·L = 24 capped at 10; each defender would win 8,
+    # and they share 10 as 4, 3, 3.
+    assert settlement_shares(amounts=[8, -24, 8, 8], cap=10, available=[100] * 4) == (
+        [4, -10, 3, 3], True)
+    # Proportional: would-be wins 3 and 1 share 7 as 21/4 = 5.25 and 7/4 = 1.75: remainders
+    # .25 and .75 give the one point left to the second.
+    assert settlement_shares(amounts=[3, 1, -2, -5], cap=100, available=[100, 100, 100, 5]) == (
+        [5, 2, -2, -5], False)
+    # Losers who hold less pay what they hold; winners share that.
+    assert settlement_shares(amounts=[-10, 10, -10, 10], cap=100, available=[4, 0, 0, 0]) == (
+        [-4, 2, 0, 2], False)

@@ -66,7 +66,7 @@ def test_a_new_stake_must_be_covered_by_everyone_seated(seated_table, make_user)
     table_settings_change(table_id=table.pk, base_stake=20)
     table.refresh_from_db()
     assert table.base_stake == 20
-    empty = table_open(room=room_default_get_or_create(), variant="classic",
+    empty = table_open(room=room_default_get_or_create(), variant="classic", cap=4,
                        opened_by=users[0])
     with pytest.raises(ActionError) as refused:
         table_settings_change(table_id=empty.pk, base_stake=5)

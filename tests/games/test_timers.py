@@ -259,7 +259,9 @@ def test_leaving_mid_hand_is_an_escape_settled_once_and_the_table_restarts(seate
     txn = LedgerTransaction.objects.get(key=f"escape:{hand.pk}:{users[2].pk}")
     assert txn.kind == "escape"
     after = [point_balance(user=u) for u in users]
-    assert [a - b for a, b in zip(after, before)] == [0, 10, -30, 10]
+    # §2.10: the escaper pays 3 stakes; RULES P8b: the two opponents share what was paid
+    # (their +1 stake each would leave 10 to the house, which never moves).
+    assert [a - b for a, b in zip(after, before)] == [0, 15, -30, 15]
     assert ledger_mismatches() == []
     # The table restarts under new-game rules once four are seated and ready again.
     newcomer = users[2].__class__.objects.create_user(username="late", display_name="Late")

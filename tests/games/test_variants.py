@@ -24,7 +24,7 @@ def test_three_bots_and_an_absent_player_play_each_variant_to_settlement(variant
                                                                           bots_play_a_hand):
     player = make_user()
     table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
-                         base_stake=1, options=options)
+                         base_stake=1, cap=4, options=options)
     hand = bots_play_a_hand(table, player)
     assert hand_settle(hand_id=hand.pk)
     assert ledger_mismatches() == []

@@ -5,13 +5,9 @@ service, and the settlement task."""
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
-from django.db import connection
 
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches
-from config.celery import app
 from games.models import GameState, Hand
 from games.services import game_apply_action, table_bot_add, table_create
 from games.tasks import hand_settlement
@@ -20,24 +16,11 @@ from lobby.services import room_default_get_or_create
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _close_worker_connection(**kwargs):
-    connection.close()
-
-
 @pytest.fixture
-def worker(settings):
+def worker(settings, live_worker):
     settings.GAMES_TIMER_OVERRIDES = {"deal": 0.0, "declare": 0.05, "bury": 1.0}
     settings.GAMES_AUTO_DELAY = 0.0
-    app.control.purge()  # tasks left in the broker by earlier tests belong to dropped tables
-    # The worker's thread keeps its own connection; closed after each task, it cannot keep
-    # the test database from being dropped at the end of the run.
-    task_postrun.connect(_close_worker_connection)
-    try:
-        with start_worker(app, perform_ping_check=False, concurrency=1, pool="solo",
-                          loglevel="WARNING", shutdown_timeout=30):
-            yield
-    finally:
-        task_postrun.disconnect(_close_worker_connection)
+    yield
 
 
 def wait_for(predicate, timeout=60):
@@ -52,7 +35,7 @@ def wait_for(predicate, timeout=60):
 def test_a_worker_plays_four_bots_through_a_hand_and_settles_it_once(make_user, worker):
     creator = make_user()
     table = table_create(room=room_default_get_or_create(), user=creator, variant="classic",
-                         base_stake=5)
+                         base_stake=5, cap=4)
     for seat in (1, 2, 3):
         table_bot_add(table_id=table.pk, user=creator, seat=seat)
     # The human never acts: its turns time out into 托管 (P4) and the bots play on.

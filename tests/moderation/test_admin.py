@@ -309,7 +309,7 @@ def test_operators_find_tables_hands_events_and_ledger_entries(admin_client, fin
     from lobby.services import room_default_get_or_create
 
     other = table_create(room=room_default_get_or_create(), user=other_users[0],
-                         variant="classic", base_stake=1, name="Quiet corner")
+                         variant="classic", cap=4, base_stake=1, name="Quiet corner")
 
     def rows(url):
         page = admin_client.get(url)

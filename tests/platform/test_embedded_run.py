@@ -138,6 +138,38 @@ def runs(command, cmdlines):
     return False
 
 
+def production_safe(platform, opener, data_dir):
+    """DEBUG is off, the secret key was made once in the data directory (mode 600), the
+    security headers are on, and the table page's scripts and styles load without DEBUG."""
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        opener.open(f"{platform.base}/no-such-page/")
+    body = missing.value.read().decode()
+    assert missing.value.code == 404 and "URLconf" not in body and "urlpatterns" not in body
+    key = data_dir / "secret_key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_text().strip()) >= 50
+    lobby = opener.open(f"{platform.base}/lobby/").read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', lobby).group(1)
+    table = opener.open(f"{platform.base}/lobby/tables/new/", urllib.parse.urlencode({
+        "csrfmiddlewaretoken": token, "variant": "classic", "base_stake": "1", "cap": "10",
+        "turn_timeout": "25"}).encode())
+    assert re.search(r"/tables/\d+/$", table.url), table.url
+    headers = table.headers
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    page = table.read().decode()
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert {"/static/ui/table.js", "/static/ui/site.js"} <= set(assets)
+    assert any(a.endswith(".css") for a in assets)
+    for asset in assets:
+        with opener.open(platform.base + asset) as response:
+            kind = response.headers["Content-Type"]
+            assert response.status == 200 and response.read(), asset
+            assert ("javascript" in kind) if asset.endswith(".js") else True, (asset, kind)
+            assert ("text/css" in kind) if asset.endswith(".css") else True, (asset, kind)
+
+
 def test_embedded_default_serves_pages_and_sockets_and_stops_cleanly(tmp_path):
     port = free_port()
     platform = Platform(tmp_path, port)
@@ -168,6 +200,7 @@ def test_embedded_default_serves_pages_and_sockets_and_stops_cleanly(tmp_path):
         )
         assert profile.url == f"{platform.base}/accounts/profile/"
         assert BALANCE_1000.search(profile.read().decode())
+        production_safe(platform, opener, tmp_path)
 
         with ws_connect(
             f"ws://127.0.0.1:{port}/ws/ping/",

@@ -26,10 +26,10 @@ def client_config(response):
 
 def test_creating_a_table_seats_its_creator_at_the_chosen_stake(client, player):
     response = client.post(reverse("ui:table_create"), {
-        "variant": "classic", "base_stake": 20, "turn_timeout": 25})
+        "variant": "classic", "base_stake": 20, "cap": 50, "turn_timeout": 25})
     table = Table.objects.get()
     assert response.url == reverse("ui:table", args=[table.pk])
-    assert table.base_stake == 20
+    assert (table.base_stake, table.cap) == (20, 50)
     assert Seat.objects.get(user=player).number == 0
     page = client.get(response.url)
     config = client_config(page)
@@ -37,18 +37,20 @@ def test_creating_a_table_seats_its_creator_at_the_chosen_stake(client, player):
 
 
 def test_a_creator_who_cannot_sit_leaves_no_table(client, player):
-    # 1000 points do not cover classic's worst loss (4 stakes) at 300.
+    # 1000 points do not cover a cap of 4 at a stake of 300.
     response = client.post(reverse("ui:table_create"), {
-        "variant": "classic", "base_stake": 300, "turn_timeout": 25, "decks": ""}, follow=True)
+        "variant": "classic", "base_stake": 300, "cap": 4, "turn_timeout": 25, "decks": ""},
+        follow=True)
     assert response.redirect_chain[-1][0] == reverse("ui:lobby")
-    assert "do not cover the worst loss" in response.content.decode()
+    assert ("do not cover this table&#x27;s cap × stake: it needs 1200 points"
+            in response.content.decode())
     assert not Table.objects.exists() and not Seat.objects.exists()
 
 
 def test_only_a_seated_player_adds_bots(client, player, make_user):
     owner = make_user()
     table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
-                         base_stake=10)
+                         base_stake=10, cap=4)
     response = client.post(reverse("ui:table_bot_add", args=[table.pk]), {"seat": 1},
                            follow=True)
     assert "You have no seat at this table." in response.content.decode()
@@ -61,7 +63,7 @@ def test_only_a_seated_player_adds_bots(client, player, make_user):
 def test_someone_without_a_seat_watches_and_the_page_holds_no_hand(client, player, make_user):
     owner = make_user()
     table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
-                         base_stake=10)
+                         base_stake=10, cap=4)
     page = client.get(reverse("ui:table", args=[table.pk]))
     config = client_config(page)
     assert (config["mode"], config["seat"]) == ("watch", None)
@@ -71,9 +73,9 @@ def test_someone_without_a_seat_watches_and_the_page_holds_no_hand(client, playe
 def test_the_lobby_lists_open_tables_with_seats_stake_and_spectators(client, player, make_user):
     owner = make_user(display_name="Wang")
     table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
-                         base_stake=15)
+                         base_stake=15, cap=4)
     closed = table_create(room=room_default_get_or_create(), user=make_user(),
-                          variant="classic", base_stake=15, name="Shut")
+                          variant="classic", base_stake=15, cap=4, name="Shut")
     table_close(table_id=closed.pk, reason="test")
     page = client.get(reverse("ui:lobby")).content.decode()
     assert "Wang" in page and "15" in page and "Spectators: 0" in page
@@ -90,10 +92,36 @@ def test_the_table_page_hands_the_players_settings_to_its_script(client, player)
     player.hand_sort, player.turn_sound = "suit", True
     player.save()
     table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
-                         base_stake=10)
+                         base_stake=10, cap=4)
     config = client_config(client.get(reverse("ui:table", args=[table.pk])))
     assert config["prefs"] == {"sort": "suit", "turn_sound": True}
     assert config["prefs_url"] == "/accounts/profile/settings.json"
     assert config["csrf"] and client.cookies["csrftoken"].value
     assert config["catalog"]["phrases"]["thanks"] == "Thanks!"
     assert config["replay_url"] == "/hands/{hand}/replay/"
+
+
+def test_the_lobby_offers_the_cap_with_its_default_and_shows_what_sitting_needs(
+        client, player, make_user):
+    from django.utils import translation
+
+    from games.stakes import cap_default
+
+    page = client.get(reverse("ui:lobby")).content.decode()
+    assert f'name="cap" value="{cap_default(variant="classic")}"' in page
+    assert 'id="cap-defaults"' in page and "/static/ui/lobby.js" in page
+    table_create(room=room_default_get_or_create(), user=make_user(), variant="classic",
+                 base_stake=15, cap=20, name="Capped")
+    page = client.get(reverse("ui:lobby")).content.decode()
+    assert "Cap (封顶): 20 × stake" in page and "Sitting needs: 300" in page
+    with translation.override("zh-hans"):
+        client.cookies["django_language"] = "zh-hans"
+        page = client.get(reverse("ui:lobby")).content.decode()
+    assert "封顶（以底注计）" in page and "入座需要" in page
+
+
+def test_the_table_page_shows_its_cap_and_the_balance_it_needs(client, player):
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
+                         base_stake=10, cap=7)
+    page = client.get(reverse("ui:table", args=[table.pk])).content.decode()
+    assert 'id="fact-cap">7 × stake = 70<' in page

@@ -44,7 +44,7 @@ DEALS = [
 def test_the_page_carries_every_card_of_the_hand(client, make_user, bots_play_a_hand, variant,
                                                   options, decks, per_hand, kitty):
     player = make_user()
-    table = table_create(room=room_default_get_or_create(), user=player, variant=variant,
+    table = table_create(room=room_default_get_or_create(), user=player, variant=variant, cap=4,
                          base_stake=1, options=options)
     hand = bots_play_a_hand(table, player)
     users = [p.user for p in hand.players.order_by("seat")]
@@ -120,7 +120,7 @@ def test_the_page_names_the_seats_dealer_teams_and_calls_in_both_languages(clien
 
 def test_point_bid_names_the_lone_dealer_and_the_bids(client, make_user, bots_play_a_hand):
     player = make_user()
-    table = table_create(room=room_default_get_or_create(), user=player, variant="point_bid",
+    table = table_create(room=room_default_get_or_create(), user=player, variant="point_bid", cap=4,
                          base_stake=1)
     hand = bots_play_a_hand(table, player)
     page = client.get(f"/hands/{hand.pk}/replay/").content.decode()

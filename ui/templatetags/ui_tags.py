@@ -1,6 +1,7 @@
 from django import template
 
 from games.selectors import player_hand_history
+from games.stakes import stake_required_balance, table_cap
 from ui.messages import variant_label
 from ui.selectors import recent_hands as recent_hands_of
 
@@ -21,3 +22,17 @@ def finished_hands(user, limit=10):
 
 # A variant's name in the active language, from its descriptor.
 register.filter("variant_label", variant_label)
+
+
+@register.filter
+def cap_of(table):
+    """The table's cap (封顶) in base stakes (RULES P8b)."""
+    return table_cap(table)
+
+
+@register.filter
+def required_balance(table):
+    """What sitting at the table needs: cap × base stake, or None before the stake is set."""
+    if table.base_stake is None:
+        return None
+    return stake_required_balance(cap=table_cap(table), base_stake=table.base_stake)

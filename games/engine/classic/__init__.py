@@ -5,6 +5,7 @@ kitty bonus) in ``hand.py``."""
 from ..descriptor import Descriptor
 from .hand import ClassicMachine
 from .rules import CLASSIC
+from .loss import worst_loss
 
 DESCRIPTOR = Descriptor(
     id="classic",
@@ -15,5 +16,5 @@ DESCRIPTOR = Descriptor(
     },
     machine_factory=lambda: ClassicMachine(CLASSIC),
     timers={"deal": 0.3, "declare": 8, "bury": 30, "play": None},
-    worst_loss=4,
+    worst_loss=worst_loss,
 )

@@ -110,6 +110,11 @@ class FourDeckFamily(Variant):
 class FourDeckFamilyMachine(HandMachine):
     """The hand machine both four-deck variants build on (no kitty, hidden declarations)."""
 
+    def context(self, state):
+        """None while there is no trump: neither variant has a no-trump context, and a hand
+        can end before any trump stands (an escape during the deal, guigang's P12 stop)."""
+        return None if state["trump"] is None else super().context(state)
+
     def defender_total(self, state, last_winner, last_lead_units):
         """扣底/摳底 (§3.8, §5.8): the last trick's points × the cards led replace its own
         points, added for the defenders or taken from them."""

@@ -4,6 +4,7 @@ deal order, hidden declaration, no kitty, 扣底) in ``hand.py``."""
 from ..descriptor import Descriptor
 from .hand import FourDeckMachine
 from .rules import FOUR_DECK
+from .loss import worst_loss
 
 DESCRIPTOR = Descriptor(
     id="four_deck",
@@ -14,5 +15,5 @@ DESCRIPTOR = Descriptor(
     },
     machine_factory=lambda: FourDeckMachine(FOUR_DECK),
     timers={"deal": 0.3, "declare": 8, "play": None},
-    worst_loss=6,
+    worst_loss=worst_loss,
 )

@@ -4,6 +4,7 @@
 from ..descriptor import Descriptor
 from .hand import GuigangMachine
 from .rules import GUIGANG
+from .loss import worst_loss
 
 DESCRIPTOR = Descriptor(
     id="guigang",
@@ -14,5 +15,5 @@ DESCRIPTOR = Descriptor(
     },
     machine_factory=lambda: GuigangMachine(GUIGANG),
     timers={"deal": 0.3, "declare": 8, "play": None},
-    worst_loss=4,
+    worst_loss=worst_loss,
 )

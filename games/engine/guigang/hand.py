@@ -37,11 +37,6 @@ def pick(items, rng):
 
 
 class GuigangMachine(FourDeckFamilyMachine):
-    def context(self, state):
-        """None while there is no trump: guigang has no no-trump context, and a hand can end
-        before any trump stands (an escape during the deal, the P12 stop)."""
-        return None if state["trump"] is None else super().context(state)
-
     def declaration_cards(self, state, seat):
         """Identical 10s of one suit, any number of copies (§5.2)."""
         return counts_of(c for c in state["hands"][seat] if c in TENS)

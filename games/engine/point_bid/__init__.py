@@ -3,6 +3,7 @@
 
 from ..descriptor import Descriptor, TableOption
 from .hand import PointBidTable
+from .loss import worst_loss
 
 DESCRIPTOR = Descriptor(
     id="point_bid",
@@ -21,7 +22,7 @@ DESCRIPTOR = Descriptor(
         ),
     ),
     timers={"deal": 0.3, "bid": 20, "trump": 20, "bury": 30, "play": None},
-    worst_loss=9,
+    worst_loss=worst_loss,
     partnerships=False,
     plays_matches=False,
 )

@@ -1,0 +1,176 @@
+"""A table's updates reach every socket in commit order whichever process commits them.
+
+A real daphne (a subprocess) carries the players' and a spectator's sockets and their
+actions; a real Celery worker (start_worker, in this process) settles each hand. Each hand's
+last play goes through daphne, which schedules the settlement; the moment the players see the
+hand end they press ready, through daphne, while the worker settles. The settlement's update
+(seq N) and the first ready's (seq N+1) race from two processes, hand after hand; without the
+table's publish lock the ready could reach a socket first (issue 11 saw 18 inversions in 12
+hands). Every socket must see each update once, in order: prev_seq of each is the seq of the
+one before."""
+
+import json
+import threading
+
+import pytest
+from django.test import Client
+from websockets.sync.client import connect
+
+from accounts.selectors import ledger_mismatches
+from games.bots import bot_choose_action
+from games.engine.registry import machine_for
+from games.models import GameState, Hand
+from games.services import ActionError, game_apply_action, game_timer_fire, table_create, table_sit
+from lobby.services import room_default_get_or_create
+
+HANDS = 14
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+    pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
+]
+
+
+class Socket:
+    """Records every frame; a player presses ready as soon as it sees a hand end, and again
+    on a stale version, until the table has taken its ready."""
+
+    def __init__(self, port, cookie, path):
+        self.frames = []
+        self.want_ready = False
+        self.ws = connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
+                          additional_headers={"Cookie": cookie}, open_timeout=10)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        try:
+            for raw in self.ws:
+                frame = json.loads(raw)
+                self.frames.append(frame)
+                if not self.want_ready:
+                    continue
+                if frame["type"] == "update" and any(e["type"] == "hand_end"
+                                                     for e in frame["events"]):
+                    self.ready(frame["version"])
+                elif frame["type"] == "error" and frame["code"] == "stale_version":
+                    self.ready(frame["snapshot"]["version"])
+                elif frame["type"] == "error":  # e.g. the hand already started
+                    self.want_ready = False
+                elif frame["type"] == "update" and any(
+                        e["type"] in ("ready", "hand_started") for e in frame["events"]):
+                    if frame["table"]["seats"][self.seat]["ready"] or any(
+                            e["type"] == "hand_started" for e in frame["events"]):
+                        self.want_ready = False
+        except Exception:
+            pass
+
+    def ready(self, version):
+        self.ws.send(json.dumps({"type": "action", "version": version,
+                                 "action": {"type": "ready"}}))
+
+    def send(self, action, version):
+        self.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+
+    def updates(self):
+        return [(f["prev_seq"], f["seq"]) for f in list(self.frames) if f["type"] == "update"]
+
+
+
+
+def act(table, user, action):
+    """An action through the service in this process; a stale version is simply retried by
+    the caller's loop."""
+    try:
+        game_apply_action(table_id=table.pk, user=user, action=action,
+                          version=GameState.objects.get(table=table).version)
+    except ActionError as error:
+        if error.code != "stale_version":
+            raise
+
+
+def play_to_last_play(table, users):
+    """Deal, declare, bury and play through the service until one play is left."""
+    for _ in range(2000):
+        game = GameState.objects.get(table=table)
+        state = game.state
+        phase = state["phase"]
+        if phase == "play":
+            trick = state["trick"]
+            if len(trick["plays"]) == 3 and all(
+                    not hand for seat, hand in enumerate(state["hands"]) if seat != state["turn"]):
+                return state
+        if phase in ("deal", "declare"):
+            declaration = next(((s, a) for s in range(4)
+                                for a in [bot_choose_action(state, s)] if a), None)
+            if phase == "declare" and state["standing"] is None and declaration:
+                act(table, users[declaration[0]], declaration[1])
+            else:
+                game_timer_fire(table_id=table.pk, version=game.version)
+            continue
+        seat = state["turn"]
+        act(table, users[seat], machine_for(state["variant"]).auto_action(state, seat))
+    raise AssertionError("the hand did not reach its last play")
+
+
+# Timers never fire by themselves here: the test fires them (version-checked), so the only
+# work the worker does is the settlement.
+SLOW_TIMERS = "deal=100,declare=100,bury=100"
+
+
+@pytest.mark.parametrize("live_daphne", [SLOW_TIMERS], indirect=True)
+def test_updates_reach_every_socket_in_commit_order_across_daphne_and_a_worker(
+        make_user, settings, live_worker, live_daphne, wait_for):
+    settings.GAMES_TIMER_OVERRIDES = {"deal": 100.0, "declare": 100.0, "bury": 100.0}
+    port, log = live_daphne
+    users = [make_user() for _ in range(4)]
+    table = table_create(room=room_default_get_or_create(), user=users[0], variant="classic",
+                         base_stake=1, cap=4, turn_timeout=300)
+    for seat, user in enumerate(users[1:], start=1):
+        table_sit(table_id=table.pk, user=user, seat=seat)
+    cookies = []
+    for user in users + [make_user()]:
+        client = Client()
+        client.force_login(user)
+        cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    players = [Socket(port, cookies[s], f"/ws/tables/{table.pk}/play/") for s in range(4)]
+    for seat, player in enumerate(players):
+        player.seat = seat
+    spectator = Socket(port, cookies[4], f"/ws/tables/{table.pk}/watch/?seat=0")
+    sockets = players + [spectator]
+    wait_for(lambda: all(GameState.objects.get(table=table).control[s]["connected"]
+                         for s in range(4)), what="the players' sockets")
+    for user in users:
+        act(table, user, {"type": "ready"})
+    for number in range(1, HANDS + 1):
+        wait_for(lambda: Hand.objects.filter(table=table, number=number).exists(),
+                 what=f"hand {number} to start")
+        state = play_to_last_play(table, users)
+        for player in players:
+            player.want_ready = True
+        game = GameState.objects.get(table=table)
+        seat = state["turn"]
+        last = machine_for(state["variant"]).auto_action(state, seat)
+        players[seat].send({k: v for k, v in last.items() if k != "seat"}, game.version)
+        wait_for(lambda: Hand.objects.filter(table=table, number=number, settled=True).exists(),
+                 what=f"hand {number} settled by the worker")
+    wait_for(lambda: Hand.objects.filter(table=table, number=HANDS + 1).exists(),
+             what="the last hand's readies")
+    final = GameState.objects.get(table=table).seq
+    wait_for(lambda: all(s.updates() and s.updates()[-1][1] == final for s in sockets),
+             what="every socket to hear the last update")
+    inversions = []
+    for s in sockets:
+        seqs = [seq for _, seq in s.updates()]
+        inversions.append(sum(1 for a, b in zip(seqs, seqs[1:]) if b <= a))
+    assert inversions == [0] * len(sockets)
+    for s in sockets:
+        # Each update follows the one before it: nothing lost, nothing out of order.
+        updates = s.updates()
+        assert all(prev == before for (prev, _), (_, before) in
+                   zip(updates[1:], updates[:-1])), updates
+    assert ledger_mismatches() == []
+    assert "Traceback" not in log.read_text(), log.read_text()
+    for s in sockets:
+        s.ws.close()
