@@ -242,9 +242,12 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
                  # Options belong to a variant: a new one starts from its defaults.
                  "options": options if options is not None else
                  (table.options if same_variant else None),
-                 # A cap belongs to a variant's worst loss: a new one starts from its default.
-                 "cap": cap if cap is not None else (table.cap if same_variant else None)}
+                 "cap": cap}
         rules["options"], rules["cap"] = _table_rules_clean(**rules)
+        if cap is None and table.cap is not None:
+            # New rules keep the table's cap where it fits under their worst loss (the
+            # default _table_rules_clean gave for a cap left None).
+            rules["cap"] = min(table.cap, rules["cap"])
         new = {"name": name, "room": room, **rules, "base_stake": base_stake}
         changed = {field: value for field, value in new.items()
                    if value is not None and value != getattr(table, field)}

@@ -104,12 +104,14 @@ async def test_no_frame_to_a_seat_or_a_spectator_names_the_seed_before_the_hand_
     player, watcher = await sync_to_async(make_user)(), await sync_to_async(make_user)()
     room = await sync_to_async(room_default_get_or_create)()
     table = await sync_to_async(table_create)(room=room, user=player, variant="classic",
-                                              base_stake=1)
+                                              base_stake=1, cap=4)
     comms = []
     for user, path in ((player, "play"), (watcher, "watch")):
         comm, ok, _ = await ws_connect(user, f"/ws/tables/{table.pk}/{path}/")
         assert ok
         await comm.send_json_to({"type": "hello", "seq": None})
+        # The hand starts only once each socket has its snapshot, so every later frame counts.
+        assert (await comm.receive_json_from())["type"] == "snapshot"
         comms.append(comm)
     hand = await sync_to_async(bots_play_a_hand)(table, player)
     await sync_to_async(hand_settle)(hand_id=hand.pk)

@@ -103,7 +103,8 @@ def test_a_settlement_is_zero_sum_within_cap_and_floor_and_the_house_never_moves
     assert settlement["capped"] == any(-d * table.base_stake > cap * table.base_stake
                                        for d in deltas)
     event = GameEvent.objects.filter(table=table, type="settled").get()
-    assert event.payload == {"hand": hand.number, "points": moved, "would": settlement["would"],
+    assert event.payload == {"hand": hand.number, "hand_id": hand.pk, "points": moved,
+                             "would": settlement["would"],
                              "cap": cap * table.base_stake, "capped": settlement["capped"]}
     assert ledger_mismatches() == []
 
