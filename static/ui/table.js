@@ -130,7 +130,9 @@
         send(last.action, last.retry + 1);
         return;
       }
-      explain(msg.code, msg.message);
+      var taken = document.dispatchEvent(new CustomEvent("tractor:error", { cancelable: true, detail: msg }));
+      // A script that handled the refusal itself (chat) cancels the event.
+      if (taken) explain(msg.code, msg.message);
     }
   }
 
@@ -146,6 +148,10 @@
     if (phase !== prevPhase) { resultDismissed = false; if (phase !== "end") game.settled = null; }
     if (changed) resetDeadline();
     render();
+    // Other scripts of the page (chat, trick history, turn cue) listen here instead of
+    // opening sockets of their own: one event per message taken, after it was rendered.
+    document.dispatchEvent(new CustomEvent("tractor:message", { detail: {
+      msg: msg, view: game.view, table: game.table, seat: client.seat } }));
   }
 
   function onEvent(ev) {
@@ -561,6 +567,17 @@
       }
     });
   }
+
+  // The one way other scripts of the page send on the table's socket (e.g. chat).
+  window.TractorTable = {
+    client: client,
+    sendMessage: function (message) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) { el.banner.hidden = false; return false; }
+      socket.send(JSON.stringify(message));
+      return true;
+    },
+    view: function () { return game.view; },
+  };
 
   setInterval(tick, 250);
   render();
