@@ -3,15 +3,17 @@ engine states); then timeouts, 托管, disconnection, escape and settlement thro
 service (PostgreSQL)."""
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches, point_balance
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
-from games.models import GameEvent, Hand
+from games.models import GameEvent, GameState, Hand
 from games.services import (
     ActionError,
     game_apply_action,
@@ -358,3 +360,71 @@ def test_a_first_hand_of_absent_players_is_declared_for_not_redealt(seated_table
     state = helpers.game_of(table).state
     assert state["phase"] == "bury" and state["redeals"] == 0
     assert helpers.game_of(table).timer_kind == "bury"
+
+
+@service
+def test_an_own_move_resets_the_timeout_count(seated_table, helpers):
+    # P4 counts *consecutive* timeouts: the dealer times out burying (1), then leads by hand,
+    # which resets the count, so the dealer's next timeout counts 1 again, not 2.
+    table, users = seated_table()
+    helpers.start_hand(table, users)
+    helpers.play_to_bury(table, users)
+    dealer = helpers.game_of(table).state["dealer"]
+    assert helpers.fire(table)
+    assert helpers.game_of(table).control[dealer]["timeouts"] == 1
+    assert helpers.game_of(table).state["turn"] == dealer  # the dealer leads the first trick
+    helpers.act_lowest(table, users)
+    assert helpers.game_of(table).control[dealer]["timeouts"] == 0
+    while helpers.game_of(table).state["turn"] != dealer:
+        helpers.act_lowest(table, users)
+    assert helpers.fire(table)
+    counts = [e.payload for e in GameEvent.objects.filter(table=table, type="timeout")]
+    assert counts == [{"seat": dealer, "count": 1}, {"seat": dealer, "count": 1}]
+    assert not GameEvent.objects.filter(table=table, type="auto").exists()
+
+
+@service
+def test_an_own_move_ends_auto_play(seated_table, helpers):
+    # P4: 托管 lasts "until the player acts again": a play of one's own, not only take_back.
+    table, users = seated_table()
+    helpers.start_hand(table, users)
+    helpers.play_to_bury(table, users)
+    dealer = helpers.game_of(table).state["dealer"]
+    while not helpers.game_of(table).control[dealer]["auto"]:
+        if helpers.game_of(table).state["turn"] == dealer:
+            assert helpers.fire(table)
+        else:
+            helpers.act_lowest(table, users)
+    while helpers.game_of(table).state["turn"] != dealer:
+        helpers.act_lowest(table, users)
+    helpers.act_lowest(table, users)  # the dealer plays by hand
+    game = helpers.game_of(table)
+    assert (game.control[dealer]["auto"], game.control[dealer]["timeouts"]) == (False, 0)
+    last_auto = GameEvent.objects.filter(table=table, type="auto").last()
+    assert last_auto.payload == {"seat": dealer, "on": False, "reason": "player"}
+
+
+@service
+def test_the_sweeper_leaves_timers_not_yet_due_and_carries_on_past_a_failing_table(
+        seated_table, helpers):
+    tables = []
+    for _ in range(3):
+        table, users = seated_table()
+        helpers.start_hand(table, users)
+        tables.append(table)
+    broken, overdue, not_due = tables
+    now = timezone.now()
+    GameState.objects.filter(table__in=[broken, overdue]).update(
+        deadline=now - timedelta(seconds=30))
+    GameState.objects.filter(table=not_due).update(deadline=now + timedelta(seconds=60))
+    # A table whose state names no known variant: firing its timer raises.
+    game = helpers.game_of(broken)
+    game.state = dict(game.state, variant="no_such_variant")
+    game.save(update_fields=["state"])
+    before = {t.pk: helpers.game_of(t).version for t in tables}
+
+    assert game_timers_sweep(grace_seconds=2) == 1
+
+    after = {t.pk: helpers.game_of(t).version for t in tables}
+    assert after == {broken.pk: before[broken.pk], overdue.pk: before[overdue.pk] + 1,
+                     not_due.pk: before[not_due.pk]}
