@@ -1,16 +1,13 @@
-import time
-
 import pytest
 
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_reports_an_unreachable_redis_quickly(client, settings):
-    # Port 1 on loopback: nothing listens there, so the connection is refused at once.
+def test_healthz_reports_an_unreachable_redis(client, settings):
+    # Port 1 on loopback: nothing listens there, so the connection is refused (how quickly:
+    # bench/timing.py).
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    started = time.monotonic()
     response = client.get("/healthz")
-    assert time.monotonic() - started < 5
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "error"

@@ -233,8 +233,10 @@ def test_kill_9_worker_and_daphne_mid_hand_and_before_settlement(make_user, tmp_
         # A duplicate settlement task delivered late pays nothing more.
         from config.celery import app
 
-        app.send_task("games.tasks.hand_settlement", args=[hand.pk], queue=procs.queue)
-        time.sleep(1.5)
+        late = app.send_task("games.tasks.hand_settlement", args=[hand.pk], queue=procs.queue,
+                             ignore_result=False)
+        late.get(timeout=30)  # the worker ran it to the end
+        assert late.successful()
         assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}").count() == 1
         assert sum(p.points for p in hand.players.all()) == 0
         assert [p.points for p in hand.players.order_by("seat")] == [

@@ -2,6 +2,7 @@
 random hand results drawn from every variant's own settlement (escapes included) and random
 balances."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +15,36 @@ LEVEL_VARIANTS = ("classic", "four_deck", "guigang")
 
 def test_sitting_needs_cap_times_stake():
     assert stake_required_balance(cap=12, base_stake=25) == 300
-    assert cap_default(variant="point_bid", options={"decks": 1}) == 480
     assert cap_default(variant="point_bid") == descriptor("point_bid").cap_default({"decks": 2})
+
+
+# RULES P8b: the default cap is the variant's worst loss of one hand, worked out by hand.
+DEFAULT_CAPS = [
+    # classic: the kitty holds at most 8 ten-point cards (80), the tricks the other 120. The
+    # longest tractor a 25-card hand can lead is 12 pairs (the trump chain has 16 slots), so
+    # m = 2·2^12 = 8192 (§2.8) and X = 120 + 80·8192 = 655480: levels 1 + ⌊(655480 − 80)/40⌋
+    # = 16386 each (§2.9, §2.10); more than the escape's 3.
+    ("classic", None, 16386),
+    # four_deck: one unit per lead, at most quads over the 13-slot cyclic trump chain = 52
+    # cards; P ≤ 400: X = ±20800. Defenders: 1 + ⌊(20800 − 160)/80⌋ = 259 (§3.8).
+    ("four_deck", None, 259),
+    # guigang: the longest trump chain is J Q K A, 2, 3…9 = 12 slots: quads make 48 cards;
+    # X = −400·48 = −19200: dealer side, 3 + ⌊19200/80⌋ = 243 (§5.8), above the defenders'
+    # 3 + ⌊(19200 − 400)/80⌋ = 238.
+    ("guigang", None, 243),
+    # point_bid, 2 decks: D ≤ 120 tricks + 80 kitty × 25 cards (a thrown hand, §4.8) + 240
+    # (皇上, 6 關 × 40) = 2360; at bid 0 (m 8) L = ⌊2360/40⌋ + 1 = 60: the dealer pays
+    # 3·8·60 = 1440 (§4.9), more than any defender's loss or escape (9·8 = 72).
+    ("point_bid", {"decks": 2}, 1440),
+    # point_bid, 1 deck (A21): D ≤ 40 + 60 kitty × 12 cards = 760 (no special hands: one
+    # deck has 2 jokers); at bid 0, L = 20: 3·8·20 = 480.
+    ("point_bid", {"decks": 1}, 480),
+]
+
+
+@pytest.mark.parametrize("variant, options, cap", DEFAULT_CAPS)
+def test_the_default_cap_is_the_worst_loss_the_rules_allow(variant, options, cap):
+    assert cap_default(variant=variant, options=options) == cap
 
 
 @st.composite

@@ -49,9 +49,12 @@ def test_a_worker_plays_four_bots_through_a_hand_and_settles_it_once(make_user, 
     assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}").count() == 1
     assert GameState.objects.get(table=table).control[0]["auto"] is False  # cleared at the end
     assert hand.result["deltas"] and hand.players.filter(points__isnull=True).count() == 0
-    # A duplicate settlement task pays nothing more.
-    hand_settlement.delay(hand.pk)
-    hand_settlement.delay(hand.pk)
-    time.sleep(1)
+    # A duplicate settlement task pays nothing more: both run to the end (their results are
+    # kept for this call only, so the test waits for them, not for a guessed time).
+    duplicates = [hand_settlement.apply_async(args=[hand.pk], ignore_result=False)
+                  for _ in range(2)]
+    for result in duplicates:
+        result.get(timeout=30)
+        assert result.successful()
     assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}").count() == 1
     assert ledger_mismatches() == []

@@ -479,9 +479,12 @@ def test_best_follow_key_is_the_maximum_over_subsets(seed, trump):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), trump=st.sampled_from([0, 1, 2, 3, None]))
-def test_a_trump_throw_that_stands_beats_every_other_hand(seed, trump):
-    """A throw stands iff no unit is beaten; a forced unit is one of the thrown units."""
+@given(seed=st.integers(0, 2**32), trump=st.sampled_from([0, 1, 2, 3, None]), clear=st.booleans())
+def test_a_trump_throw_stands_iff_no_other_hand_beats_one_of_its_units(seed, trump, clear):
+    """§4.5 → §2.5 steps 2–4. Random throws are nearly always beaten, so half the examples
+    first take from the other hands every trump ranking above the throw's lowest card: then
+    no unit can be beaten (a higher single, pair or tractor top needs such a card) and the
+    throw must stand. A throw that stands has no single or pair that another hand beats."""
     rng, deck = _random_hand(seed)
     ctx = ctx_for(trump)
     hands = [deck[i * 25 : (i + 1) * 25] for i in range(4)]
@@ -489,13 +492,22 @@ def test_a_trump_throw_that_stands_beats_every_other_hand(seed, trump):
     if len(trumps) < 2:
         return
     throw = rng.sample(trumps, rng.randint(2, min(6, len(trumps))))
+    if clear:
+        low = min(ctx.rank[c] for c in throw)
+        hands[1:] = [[c for c in h if ctx.cls[c] != TRUMP or ctx.rank[c] <= low] for h in hands[1:]]
     ok, played, reason = POINT_BID.throw_result(ctx, throw, hands[1:])
     units = POINT_BID.decompose(ctx, counts_of(throw))
-    if len(units) == 1:
+    if len(units) == 1 or clear:
         assert ok
-        return
     if ok:
         assert sorted(played) == sorted(throw)
+        for u in units:
+            if u.length > 1:
+                continue
+            top = ctx.rank[u.cards[0]]
+            for hand in hands[1:]:
+                held = counts_of(c for c in hand if ctx.cls[c] == TRUMP)
+                assert not any(ctx.rank[c] > top and k >= u.copies for c, k in held.items())
     else:
         assert reason == "beaten"
         assert any(sorted(u.expand()) == sorted(played) for u in units)
