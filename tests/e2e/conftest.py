@@ -7,6 +7,7 @@ which cards are legal to click; it never changes the game itself.
 """
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -22,7 +23,10 @@ from django.db import connection
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Screenshots go to the build folder (gitignored); SCREENSHOTS=docs copies a run's into the
+# documentation's folder, on purpose only (docs/testing.md).
+BUILD_SCREENSHOTS = ROOT / "build" / "screenshots"
+DOC_SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -158,7 +162,16 @@ def _quiesce():
 
 @pytest.fixture
 def shots():
-    """Where the run writes the documentation's screenshots."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+    """The folder a test writes its screenshots into (``shots / "name.png"``): build/screenshots.
+    With SCREENSHOTS=docs in the environment, the ones this test wrote are then copied into
+    docs/screenshots, the tracked copies the documentation shows."""
+    BUILD_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    before = {p.name: p.stat().st_mtime_ns for p in BUILD_SCREENSHOTS.glob("*.png")}
+    yield BUILD_SCREENSHOTS
+    if os.environ.get("SCREENSHOTS") != "docs":
+        return
+    DOC_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for path in BUILD_SCREENSHOTS.glob("*.png"):
+        if before.get(path.name) != path.stat().st_mtime_ns:
+            shutil.copyfile(path, DOC_SCREENSHOTS / path.name)
 
