@@ -43,7 +43,7 @@ from games.models import (
     MatchPlayer,
     TableClosure,
 )
-from games.selectors import hand_refunds_due, table_is_closed, table_public
+from games.selectors import game_view, hand_refunds_due, table_is_closed, table_public
 from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
@@ -1027,7 +1027,6 @@ class _Change:
         """One message per seat and one for the spectators, each built once."""
         table = table_public(table=self.table, seats=self.seats, control=self.control,
                              version=version)
-        machine = machine_for(self.state["variant"]) if self.state else None
         out = {}
         for audience in (0, 1, 2, 3, None):
             own = SPECTATORS if audience is None else audience
@@ -1039,7 +1038,7 @@ class _Change:
                 "prev_seq": prev_seq,
                 "seq": seq,
                 "events": events,
-                "view": machine.view(self.state, audience) if machine else None,
+                "view": game_view(game=self.game, seats=self.seats, seat=audience),
                 "table": table,
             }
         return out

@@ -181,3 +181,20 @@ def test_the_ready_deadline_is_absolute(make_user):
     assert deadline > timezone.now()
     _ready(table, other)
     assert _game(table).deadline == deadline and _game(table).timer_kind == "ready"
+
+
+def test_the_view_carries_the_timer_and_the_match(make_user):
+    from games.selectors import game_snapshot
+
+    human = make_user()
+    table = _bot_table(human)
+    _ready(table, human)
+    view = game_snapshot(table_id=table.pk, seat=None)["view"]
+    game = _game(table)
+    assert view["timer"] == {"kind": game.timer_kind, "deadline": game.deadline.isoformat(),
+                             "seats": []}  # the deal waits on nobody
+    assert view["match"] == {"number": 1, "hands": 1, "winner_team": None, "over": False}
+    _play_out(table)
+    view = game_snapshot(table_id=table.pk, seat=0)["view"]
+    assert view["timer"]["kind"] == "ready" and view["timer"]["seats"] == [0]
+    assert view["timer"]["deadline"] == _game(table).deadline.isoformat()
