@@ -21,7 +21,7 @@ class PlayerStatsSerializer(serializers.ModelSerializer):
         fields = ["variant", "hands_played", "hands_won", "hands_lost", "win_rate",
                   "dealer_side_played", "dealer_side_won", "defender_played", "defender_won",
                   "levels_gained", "points_won", "points_lost", "points_net", "escapes",
-                  "last_hand_at"]
+                  "matches_played", "matches_won", "last_hand_at"]
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -57,6 +57,14 @@ class WinRateRowSerializer(serializers.Serializer):
     win_rate = serializers.FloatField()
     points_won = serializers.IntegerField()
     points_lost = serializers.IntegerField()
+
+
+class MatchesRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="place on the leaderboard, from 1")
+    player = PlayerBriefSerializer(source="user")
+    variant = serializers.CharField()
+    matches_played = serializers.IntegerField(help_text="matches finished (RULES P13)")
+    matches_won = serializers.IntegerField(help_text="matches their team won (passed A)")
 
 
 class SeatSerializer(serializers.Serializer):

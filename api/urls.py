@@ -21,6 +21,8 @@ urlpatterns = [
          name="leaderboard_win_rate"),
     path("leaderboards/points/", views.PointsLeaderboardView.as_view(),
          name="leaderboard_points"),
+    path("leaderboards/matches/", views.MatchesLeaderboardView.as_view(),
+         name="leaderboard_matches"),
     path("tables/", views.TableListView.as_view(), name="tables"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("hands/<int:pk>/", views.HandDetailView.as_view(), name="hand"),

@@ -36,6 +36,7 @@ from moderation.selectors import operator_actions
 from stats.models import ALL_VARIANTS
 from stats.selectors import (
     leaderboard_balance,
+    leaderboard_matches,
     leaderboard_points,
     leaderboard_win_rate,
     player_stats_list,
@@ -310,6 +311,21 @@ class PointsLeaderboardView(PublicListView):
         if getattr(self, "swagger_fake_view", False):
             return leaderboard_points()
         return leaderboard_points(variant=_variant_param(self.request, allow_all=True))
+
+
+@extend_schema(tags=["leaderboards"], parameters=[VARIANT_PARAM])
+class MatchesLeaderboardView(PublicListView):
+    """Players by matches won (RULES P13) in a variant (or all), ties by matches played."""
+
+    serializer_class = out.MatchesRowSerializer
+    filter_backends = []
+    pagination_class = RankPages
+    throttle_scope = "leaderboard"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return leaderboard_matches()
+        return leaderboard_matches(variant=_variant_param(self.request, allow_all=True))
 
 
 @extend_schema(tags=["tables"])

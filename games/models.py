@@ -29,6 +29,10 @@ class GameState(models.Model):
     hand = models.ForeignKey(
         "games.Hand", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The match being played (RULES P13), None between matches and for point_bid.
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timer_kind = models.CharField(max_length=16, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -53,6 +57,9 @@ class Hand(models.Model):
     seed = models.CharField(max_length=64, blank=True)
     deal_commitment = models.CharField(max_length=64, blank=True)
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     trump = models.CharField(max_length=4, blank=True)
     # Both teams' levels, [team of seats 0/2, team of seats 1/3].
     levels_before = models.JSONField(default=list)
@@ -220,3 +227,51 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.table_id}#{self.seq} {self.user}: {self.text or self.phrase}"
+
+
+class Match(models.Model):
+    """One match at a table (RULES P13): from both teams at the first level until a team's
+    level passes A. games.services opens it with its first hand and closes it, in the same
+    transaction, with the hand that wins it; a match cut short (an escape, new rules, a
+    closed table) keeps ``ended_at`` None and no winner. point_bid plays no matches."""
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.PROTECT, related_name="matches")
+    # The match's place at its table: 1 for the table's first match.
+    number = models.PositiveIntegerField()
+    variant = models.CharField(max_length=32)
+    hands = models.PositiveIntegerField(default=0)
+    # The team that passed A: 0 (seats 0/2) or 1 (seats 1/3); None until then.
+    winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="match_unique_number"),
+        ]
+
+    def __str__(self):
+        return f"match {self.number} at {self.table_id}"
+
+
+class MatchPlayer(models.Model):
+    """Who sat in which seat (and so which team) when a match ended."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_played"
+    )
+
+    class Meta:
+        verbose_name = _("player of a match")
+        verbose_name_plural = _("players of matches")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="match_player_unique_seat"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} in seat {self.seat} of match {self.match_id}"

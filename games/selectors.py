@@ -51,10 +51,43 @@ def table_public(*, table, seats, control, version):
     }
 
 
+def game_view(*, game, seats, seat):
+    """The engine's view of the table's hand for `seat` (None: the spectators), with what
+    the platform adds: the running timer (`timer`) and the match (`match`). None before the
+    first hand. `game` is the GameState as committed, `seats` the table's Seat rows."""
+    state = game.state
+    if state is None:
+        return None
+    machine = machine_for(state["variant"])
+    view = machine.view(state, seat)
+    view["timer"] = _timer_view(game, seats, machine)
+    view["match"] = _match_view(game.match) if game.match_id else None
+    return view
+
+
+def _timer_view(game, seats, machine):
+    """{"kind", "deadline" (ISO 8601, UTC), "seats" (whom it waits for: [] for the deal and
+    the declaration window)} of the running timer, or None."""
+    if game.deadline is None:
+        return None
+    if game.timer_kind == "ready":
+        waiting = [s.number for s in seats if s.user_id is not None and not s.user.is_bot
+                   and not s.ready]
+    else:
+        timer = machine.timer(game.state)
+        waiting = [timer[1]] if timer is not None and timer[1] is not None else []
+    return {"kind": game.timer_kind, "deadline": game.deadline.isoformat(), "seats": waiting}
+
+
+def _match_view(match):
+    return {"number": match.number, "hands": match.hands, "winner_team": match.winner_team,
+            "over": match.ended_at is not None}
+
+
 def game_snapshot(*, table_id, seat, viewer=None):
     """The full picture for `seat` (None: a spectator, the user `viewer`) at the table's
     current version, with the latest chat messages that reader may see."""
-    game = GameState.objects.select_related("table").get(table_id=table_id)
+    game = GameState.objects.select_related("table", "match").get(table_id=table_id)
     snapshot, hears_spectators = _snapshot(game, seat, viewer)
     return dict(snapshot, chat=_chat_recent(game, hears_spectators))
 
@@ -63,12 +96,11 @@ def _snapshot(game, seat, viewer):
     """The snapshot (without chat), and whether its reader hears the spectators: a
     spectator does, a seat never, nor a seated player watching their own table."""
     seats = list(Seat.objects.filter(table_id=game.pk).select_related("user").order_by("number"))
-    state = game.state
     snapshot = {
         "type": "snapshot",
         "version": game.version,
         "seq": game.seq,
-        "view": machine_for(state["variant"]).view(state, seat) if state else None,
+        "view": game_view(game=game, seats=seats, seat=seat),
         "table": table_public(table=game.table, seats=seats, control=game.control,
                               version=game.version),
     }
@@ -81,7 +113,7 @@ def game_catchup(*, table_id, seat, last_seq, viewer=None):
     (None: a spectator, the user `viewer`) may see, with the current view; or a snapshot
     when it is too far behind, ahead of the table, or sent no sequence number. Chat that an
     operator deleted, or whose author is banned now, is left out."""
-    game = GameState.objects.select_related("table").get(table_id=table_id)
+    game = GameState.objects.select_related("table", "match").get(table_id=table_id)
     snapshot, hears_spectators = _snapshot(game, seat, viewer)
     if (not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0
             or last_seq > game.seq or game.seq - last_seq > CATCHUP_MAX_EVENTS):

@@ -39,13 +39,15 @@ from games.models import (
     GameState,
     Hand,
     HandPlayer,
+    Match,
+    MatchPlayer,
     TableClosure,
 )
-from games.selectors import hand_refunds_due, table_is_closed, table_public
+from games.selectors import game_view, hand_refunds_due, table_is_closed, table_public
 from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
-from stats.services import SeatResult, stats_record_hand
+from stats.services import SeatResult, stats_record_hand, stats_record_match
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +127,12 @@ def game_timer_fire(*, table_id, version):
             return False
         firing = timer_fired(state=game.state, seats=change.clocks(),
                              turn_timeout=change.table.turn_timeout)
+        if firing is not None and firing.stand_up:
+            # P14: not ready in time after a hand; standing up is not an escape.
+            for seat in firing.stand_up:
+                change.vacate(seat, "not_ready")
+            change.commit()
+            return True
         if firing is None or not firing.actions:
             change.clear_timer_only()
             return False
@@ -263,7 +271,8 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
             setattr(table, field, value)
         table.save(update_fields=list(changed))
         if {"variant", "options"} & set(changed):
-            change.state = None  # the next hand starts a match under the new rules
+            # The next hand starts a match under the new rules.
+            change.state, change.match = None, None
         change.event({"type": "table_changed", "fields": sorted(changed)})
         change.commit()
         return table
@@ -477,10 +486,12 @@ def hand_settle(*, hand_id):
         hand_stats_record(hand=hand)
         change.event({"type": "settled", "hand": hand.number, "hand_id": hand.pk, "points": paid,
                       "would": would, "cap": cap, "capped": capped})
-        if change.hand is not None and change.hand.pk == hand.pk:
+        current = change.hand is not None and change.hand.pk == hand.pk
+        if current:
             change.hand = hand
         change.vacate_leaving_bots()
-        change.commit(bump_version=bool(change.vacated))
+        readied = change.bots_ready() if current and change.phase == "end" else False
+        change.commit(bump_version=bool(change.vacated) or readied)
         return True
 
 
@@ -595,6 +606,7 @@ class _Change:
         # happened, so a force-close's reveal stays with the voided hand)
         self.events = []
         self.hand = game.hand
+        self.match = game.match
         self.ended_hand = None
         self.dirty_seats = set()
         self.vacated = set()
@@ -604,7 +616,7 @@ class _Change:
         try:
             game = (
                 GameState.objects.select_for_update(of=("self",))
-                .select_related("table", "hand")
+                .select_related("table", "hand", "match")
                 .get(table_id=table_id)
             )
         except GameState.DoesNotExist:
@@ -627,7 +639,9 @@ class _Change:
         return user is not None and user.is_bot
 
     def clocks(self):
-        return [SeatClock(bot=self.is_bot(s), auto=self.control[s]["auto"]) for s in range(4)]
+        return [SeatClock(bot=self.is_bot(s), auto=self.control[s]["auto"],
+                          seated=self.seats[s].user_id is not None, ready=self.seats[s].ready)
+                for s in range(4)]
 
     def event(self, event, audience=None):
         self.events.append((audience, event, self.hand))
@@ -666,6 +680,10 @@ class _Change:
         self.control[seat] = dict(_control_default(), connected=user.is_bot)
         self.event({"type": "seated", "seat": seat, "user": user.pk, "name": str(user),
                     "bot": user.is_bot, "base_stake": table.base_stake})
+
+    def vacate(self, seat, reason):
+        """Stand the seat's occupant up between hands (and the bots they back)."""
+        self._vacate(seat, reason)
 
     def _vacate(self, seat, reason):
         row = self.seats[seat]
@@ -757,7 +775,7 @@ class _Change:
         for seat in range(4):
             if self.seats[seat].user_id is not None:
                 self._vacate(seat, "closed")
-        self.state, self.hand = None, None
+        self.state, self.hand, self.match = None, None, None
         self.control = [_control_default() for _ in range(4)]
         self.event({"type": "table_closed", "reason": reason})
         return voided
@@ -782,6 +800,18 @@ class _Change:
             self.event({"type": "ready", "seat": seat})
         if all(s.user_id is not None and s.ready for s in self.seats):
             self._start_hand()
+
+    def bots_ready(self):
+        """P14: the hand is over and settled, so every bot at the table is ready at once
+        (which starts the next hand if the players are too). Returns whether any was."""
+        readied = False
+        for seat in range(4):
+            if self.is_bot(seat) and not self.seats[seat].ready:
+                self.ready(seat)
+                readied = True
+                if self.phase not in BETWEEN_HANDS:
+                    break  # the last one started the next hand
+        return readied
 
     def leave(self, seat):
         """Standing up between hands; during a hand it is an escape (P7, §2.10)."""
@@ -814,15 +844,25 @@ class _Change:
                   .values_list("number", flat=True).first() or 0) + 1
         # The hand's own secret seed; the Hand row gets it when the hand ends (games.deals).
         seed = deal_seed(table_id=table.pk, hand_number=number)
-        if self.state is None:
-            self.state = machine_for(table.variant).new_match(seed, table.options)
+        plays_matches = descriptor(table.variant).plays_matches
+        match_over = self.match is None or self.match.ended_at is not None
+        # P7: an escape restarts the levels, so the engine's next hand is a new match.
+        escaped = self.state is not None and self.state["result"].get("escape") is not None
+        if self.state is None or (plays_matches and match_over):
+            # P13: a new match: both teams at the first level, the dealer as for a first hand.
+            fresh = machine_for(table.variant).new_match(seed, table.options)
+            if self.state is not None:
+                fresh["hand_no"] = self.state["hand_no"] + 1
+            self.state = fresh
         else:
             self.state = machine_for(self.state["variant"]).next_hand(dict(self.state, seed=seed))
+        if plays_matches:
+            self._match_hand_add(new=match_over or escaped)
         commitment = deal_commitment(seed)
         self.hand = Hand.objects.create(
             table=table, number=number, variant=table.variant, base_stake=table.base_stake,
             deal_commitment=commitment, levels_before=self.state["levels"],
-            dealer=self.state["dealer"],
+            dealer=self.state["dealer"], match=self.match,
         )
         HandPlayer.objects.bulk_create(
             HandPlayer(hand=self.hand, seat=s.number, user=s.user, is_bot=s.user.is_bot)
@@ -836,6 +876,45 @@ class _Change:
         self.event({"type": "hand_started", "hand": number, "hand_id": self.hand.pk,
                     "levels": self.state["levels"], "dealer": self.state["dealer"],
                     "deal_commitment": commitment})
+
+    def _match_hand_add(self, *, new):
+        """The hand about to start is the next of the match, or (`new`) the first of a new
+        one."""
+        if new:
+            number = Match.objects.filter(table=self.table).count() + 1
+            self.match = Match.objects.create(table=self.table, number=number,
+                                              variant=self.table.variant)
+            self.event({"type": "match_started", "match": number})
+        self.match.hands += 1
+        self.match.save(update_fields=["hands"])
+
+    def _match_end(self, state):
+        """P13: a team whose level passed A (the A3 wrap) wins the match: record it and its
+        players, count it in their statistics, and tell the table. Returns the winning team
+        or None."""
+        result = state["result"]
+        if self.match is None or result.get("escape") is not None or \
+                not result.get("levels_after"):
+            return None
+        levels = machine_for(state["variant"]).variant.levels
+        before, after = state["levels"], result["levels_after"]
+        wrapped = [team for team in (0, 1)
+                   if levels.index(after[team]) < levels.index(before[team])]
+        if not wrapped:
+            return None
+        team = wrapped[0]
+        match = self.match
+        match.winner_team, match.ended_at = team, timezone.now()
+        match.save(update_fields=["winner_team", "ended_at"])
+        MatchPlayer.objects.bulk_create(
+            MatchPlayer(match=match, seat=s.number, team=s.number % 2, user_id=s.user_id)
+            for s in self.seats if s.user_id is not None)
+        stats_record_match(variant=match.variant,
+                           players=[(s.user_id, s.number % 2 == team) for s in self.seats
+                                    if s.user_id is not None])
+        self.event({"type": "match_won", "match": match.number, "team": team,
+                    "seats": [team, team + 2], "hands": match.hands})
+        return team
 
     def _reveal_deal(self, hand):
         """The hand is over (ended or voided): its seed is public now (games.deals)."""
@@ -871,6 +950,7 @@ class _Change:
         self._reveal_deal(hand)
         hand.save()
         self.ended_hand = hand
+        self._match_end(state)
         # P6: a player not back by the end of the hand loses the seat.
         for seat in range(4):
             row = self.seats[seat]
@@ -896,11 +976,18 @@ class _Change:
                                   audience=audience))
         timer = (timer_next(state=self.state, seats=self.clocks(),
                             turn_timeout=self.table.turn_timeout) if bump_version else None)
-        deadline = timezone.now() + timedelta(seconds=timer[1]) if timer else None
+        now = timezone.now()
+        deadline = now + timedelta(seconds=timer[1]) if timer else None
+        if timer and timer[0] == "ready" and game.timer_kind == "ready" and game.deadline:
+            # P14's 60 s run from the end of the hand: a seat pressing ready meanwhile
+            # (a new version) does not give the others more time.
+            deadline = game.deadline
+            timer = ("ready", max((deadline - now).total_seconds(), 0.0))
         fields = {"seq": seq, "control": self.control}
         if bump_version:
             fields.update(version=version, state=self.state, phase=self.phase, hand=self.hand,
-                          deadline=deadline, timer_kind=timer[0] if timer else "")
+                          deadline=deadline, timer_kind=timer[0] if timer else "",
+                          match=self.match)
         # Compare-and-set: on SQLite there is no row lock, so the version decides.
         if not GameState.objects.filter(pk=game.pk, version=old_version).update(
             updated_at=timezone.now(), **fields
@@ -923,7 +1010,9 @@ class _Change:
             Table.objects.filter(pk=self.table.pk).update(base_stake=None)
             self.table.base_stake = None
         game.version, game.seq, game.state, game.control = version, seq, self.state, self.control
-        game.hand, game.deadline = self.hand, deadline
+        game.hand, game.match = self.hand, self.match
+        if bump_version:
+            game.deadline, game.timer_kind = deadline, timer[0] if timer else ""
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
         _outbox(table_id).append((messages, sorted(self.vacated)))
@@ -938,7 +1027,6 @@ class _Change:
         """One message per seat and one for the spectators, each built once."""
         table = table_public(table=self.table, seats=self.seats, control=self.control,
                              version=version)
-        machine = machine_for(self.state["variant"]) if self.state else None
         out = {}
         for audience in (0, 1, 2, 3, None):
             own = SPECTATORS if audience is None else audience
@@ -950,7 +1038,7 @@ class _Change:
                 "prev_seq": prev_seq,
                 "seq": seq,
                 "events": events,
-                "view": machine.view(self.state, audience) if machine else None,
+                "view": game_view(game=self.game, seats=self.seats, seat=audience),
                 "table": table,
             }
         return out

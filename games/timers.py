@@ -9,9 +9,9 @@ soon a seat on 托管 is played for (``GAMES_AUTO_DELAY``) and ``GAMES_TIMER_OVE
 per kind that replace the variant's (tests and benches shorten or zero timers with it).
 
 games.services holds the table's lock, applies what ``timer_fired`` decides and starts what
-``timer_next`` says after each change. Between hands nothing runs yet; RULES P14 (bots ready
-at once, a human seat not ready within 60 s is stood up) goes into those two functions, with
-the seats' ``ready`` added to ``SeatClock``.
+``timer_next`` says after each change. Between hands (RULES P14) bots are ready at once
+(games.services readies them when the hand is settled) and the "ready" timer waits
+``READY_SECONDS`` for the human seats: when it runs out, those not ready are stood up.
 """
 
 import random
@@ -26,6 +26,8 @@ from games.engine.registry import descriptor, machine_for
 BETWEEN_HANDS = ("waiting", "end")
 # P4: a seat's third consecutive timeout puts it on 托管.
 TIMEOUTS_BEFORE_AUTO = 3
+# P14: how long a human seat has to press ready after a hand ends.
+READY_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class SeatClock:
 
     bot: bool
     auto: bool  # on 托管: the platform plays for it (P4, P6)
+    seated: bool = True
+    ready: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class Firing:
     actions: tuple = ()
     # The seat whose timeout counts towards 托管 (P4), or None.
     timed_out: int | None = None
+    # Seats stood up for not pressing ready in time (P14): not an escape.
+    stand_up: tuple = ()
 
 
 def timer_length(*, variant, kind, turn_timeout):
@@ -51,6 +57,8 @@ def timer_length(*, variant, kind, turn_timeout):
     overrides = settings.GAMES_TIMER_OVERRIDES
     if kind in overrides:
         return float(overrides[kind])
+    if kind == "ready":
+        return READY_SECONDS
     lengths = descriptor(variant).timers
     if kind not in lengths:
         # A forgotten entry must not quietly become some default: the variant's descriptor
@@ -86,8 +94,13 @@ def timer_next(*, state, seats, turn_timeout):
     Bots act after their delay and seats on 托管 after the auto delay, so a table of bots
     (or of absent players) plays on without waiting out a player's time.
     """
-    if state is None or state["phase"] in BETWEEN_HANDS:
+    if state is None or state["phase"] == "waiting":
         return None
+    if state["phase"] == "end":
+        if not _waiting_for_ready(seats):
+            return None
+        return "ready", timer_length(variant=state["variant"], kind="ready",
+                                     turn_timeout=turn_timeout)
     timer = machine_for(state["variant"]).timer(state)
     if timer is None:
         return None
@@ -108,8 +121,10 @@ def timer_fired(*, state, seats, turn_timeout):
     without counting a timeout; a player's seat gets it and the timeout counts (P2-P5).
     When the declaration window closes with nothing declared, a bot or a seat on 托管
     may declare first: else a first hand at a table of bots or of absent players would be
-    redealt forever.
+    redealt forever. After a hand, the human seats still not ready are stood up (P14).
     """
+    if state["phase"] == "end":
+        return Firing(stand_up=_waiting_for_ready(seats))
     timer = machine_for(state["variant"]).timer(state)
     if timer is None:
         return None
@@ -130,6 +145,12 @@ def timer_fired(*, state, seats, turn_timeout):
     if action is None:  # the variant has nothing to apply for this seat: wait for it
         return Firing()
     return Firing(actions=(action,), timed_out=None if clock.bot or clock.auto else seat)
+
+
+def _waiting_for_ready(seats):
+    """The human seats that have not pressed ready (P14); bots are ready at once."""
+    return tuple(n for n, clock in enumerate(seats)
+                 if clock.seated and not clock.bot and not clock.ready)
 
 
 def _stand_in_declaration(state, seats):

@@ -33,6 +33,9 @@ class PlayerStats(models.Model):
     points_lost = models.BigIntegerField(default=0)
     escapes = models.PositiveIntegerField(default=0)
     win_rate = models.FloatField(default=0.0)
+    # Matches (RULES P13) this player finished at a table, and those their team won.
+    matches_played = models.PositiveIntegerField(default=0)
+    matches_won = models.PositiveIntegerField(default=0)
     last_hand_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -46,6 +49,8 @@ class PlayerStats(models.Model):
             models.Index(fields=["variant", "-win_rate", "-hands_played", "user"],
                          name="player_stats_win_rate"),
             models.Index(fields=["variant", "-points_won", "user"], name="player_stats_points"),
+            models.Index(fields=["variant", "-matches_won", "-matches_played", "user"],
+                         name="player_stats_matches"),
             # Operators look for repeated escapers.
             models.Index(fields=["escapes"], condition=Q(escapes__gt=0),
                          name="player_stats_escapers"),

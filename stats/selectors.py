@@ -43,6 +43,17 @@ def leaderboard_points(*, variant=ALL_VARIANTS):
     )
 
 
+def leaderboard_matches(*, variant=ALL_VARIANTS):
+    """Players by matches won in `variant` (RULES P13), ties by more matches played; only
+    players who finished a match (bots and staff left out)."""
+    return (
+        PlayerStats.objects.filter(variant=variant, matches_played__gt=0)
+        .exclude(user_id__in=_unranked_users())
+        .prefetch_related("user")
+        .order_by("-matches_won", "-matches_played", "user_id")
+    )
+
+
 def leaderboard_balance():
     """Players' point accounts by balance (system accounts, bots and staff left out)."""
     return (

@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 
 from stats.models import ALL_VARIANTS, PlayerStats, RecordedHand
 
@@ -67,6 +68,22 @@ def stats_record_hand(*, hand_id, variant, ended_at, levels, seats):
     _counters_add(user_ids=[s.user_id for s in seats], variants=variants,
                   increments=increments, ended_at=ended_at)
     return True
+
+
+def stats_record_match(*, variant, players):
+    """Count a finished match (RULES P13) for its players: `players` is (user id, won) for
+    each seat. Call it in the transaction that ends the match (games.services), which runs
+    once per match under the table's lock, so no key of its own is needed."""
+    variants = (variant, ALL_VARIANTS)
+    user_ids = [user_id for user_id, _ in players]
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(user_id=user_id, variant=v) for user_id in user_ids for v in variants],
+        ignore_conflicts=True,
+    )
+    rows = PlayerStats.objects.filter(variant__in=variants)
+    rows.filter(user_id__in=user_ids).update(matches_played=F("matches_played") + 1)
+    winners = [user_id for user_id, won in players if won]
+    rows.filter(user_id__in=winners).update(matches_won=F("matches_won") + 1)
 
 
 COUNTERS = ("hands_won", "hands_lost", "dealer_side_played", "dealer_side_won",

@@ -144,6 +144,11 @@ def test_every_platform_event_and_table_field_is_in_the_document(make_user, bots
     assert not set(snapshot["table"]) - listed["table"]
     assert not set(snapshot["table"]["seats"][0]) - listed["table seat"]
     assert not set(snapshot) - listed["messages"]
+    assert not set(snapshot["view"]) - listed["view"]
+    for call in snapshot["view"]["calls"]:
+        assert not set(call) - listed["call"]
+    if snapshot["view"]["timer"] is not None:
+        assert not set(snapshot["view"]["timer"]) - listed["timer"]
 
 
 def test_every_name_in_the_index_is_explained():

@@ -39,7 +39,17 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 
 import random
 
-from .cards import POINTS, SORT_KEY, TOKENS, format_cards, full_deck, is_submultiset, parse_cards
+from .cards import (
+    POINTS,
+    SORT_KEY,
+    TOKENS,
+    format_cards,
+    full_deck,
+    is_submultiset,
+    parse_cards,
+    suit_of,
+)
+from .context import TRUMP
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead
 
@@ -312,6 +322,73 @@ class HandMachine:
         """*hook*: {card: most copies} ``seat`` could declare with."""
         raise NotImplementedError
 
+    def calls_view(self, state, seat):
+        """``legal_calls`` as the page offers them: each the action to send (cards as
+        tokens, no seat) with its ``kind``, so the page labels it without knowing the rules."""
+        out = []
+        for call in self.legal_calls(state, seat):
+            action = {k: v for k, v in call.items() if k != "seat"}
+            if "cards" in action:
+                action["cards"] = format_cards(action["cards"])
+            action["kind"] = self.call_kind(state, seat, call)
+            out.append(action)
+        return out
+
+    def call_kind(self, state, seat, call):
+        """*hook*: a declaration's kind (see ``declaration_kind``); other calls their type."""
+        if call["type"] != "declare":
+            return call["type"]
+        last = state["declarations"][-1] if state["declarations"] else None
+        return self.declaration_kind(last, {"seat": seat, "cards": call["cards"]})
+
+    def declaration_kind(self, before, declaration):
+        """亮主 ``declare`` (the first, or the declarer's own change of suit), 加固
+        ``reinforce`` (the standing declarer again in the same suit), 反主 ``counter``
+        (another seat over the standing one)."""
+        if before is None:
+            return "declare"
+        if before["seat"] != declaration["seat"]:
+            return "counter"
+        same = suit_of(before["cards"][0]) == suit_of(declaration["cards"][0])
+        return "reinforce" if same else "declare"
+
+    def declaration_kinds(self, state):
+        """*hook*: the kind of each declaration in ``state["declarations"]``, in order (each
+        one that stood followed the one before it)."""
+        kinds, before = [], None
+        for declaration in state["declarations"]:
+            kinds.append(self.declaration_kind(before, declaration))
+            before = declaration
+        return kinds
+
+    def card_order(self, state, hand):
+        """{token: [order key, trump]} for the cards of ``hand``: the key sorts trumps first,
+        then each suit high to low; before trump is known, what is trump whatever the
+        declaration (jokers, level cards) counts as trump."""
+        if state["phase"] in ("deal", "declare") or not state.get("trump_named", True):
+            ctx = self.no_trump_context(state)
+        else:
+            ctx = self.context(state)
+        if ctx is not None:
+            sort_key, trump = ctx.hand_key.__getitem__, lambda c: ctx.cls[c] == TRUMP
+        else:
+            # No no-trump here: trump is what is trump whichever suit is declared.
+            each = [self.variant.context(state["level"], suit) for suit in range(4)]
+            always = {c for c in range(len(TOKENS)) if all(x.cls[c] == TRUMP for x in each)}
+
+            def sort_key(c):
+                return (0, -each[0].rank[c], SORT_KEY[c]) if c in always else (1, SORT_KEY[c])
+
+            trump = always.__contains__
+        order = sorted(range(len(TOKENS)), key=sort_key)
+        key = {c: i for i, c in enumerate(order)}
+        return {TOKENS[c]: [key[c], trump(c)] for c in set(hand)}
+
+    def no_trump_context(self, state):
+        """*hook*: the cards' order with no trump suit (before one is known), or None for a
+        variant that has no such hand."""
+        return self.variant.context(state["level"], None)
+
     def declaration_events(self, state, seat, cards):
         """*hook*: who learns what of a declaration: everyone sees it (classic)."""
         return [{"type": "declared", "to": None, "seat": seat, "cards": format_cards(cards)}]
@@ -509,7 +586,6 @@ class HandMachine:
         buried kitty before the end, the picked-up kitty only to the dealer while burying."""
         phase = state["phase"]
         trump_known = phase not in ("deal", "declare")
-        ctx = self.context(state) if trump_known else None
         trick = state.get("trick")
         out = {
             "variant": state["variant"],
@@ -537,14 +613,18 @@ class HandMachine:
         }
         if seat is not None:
             hand = state["hands"][seat]
-            ordered = ctx.sort_hand(hand) if ctx else sorted(hand, key=SORT_KEY.__getitem__)
-            out["hand"] = [TOKENS[c] for c in ordered]
+            order = self.card_order(state, hand)
+            out["hand"] = sorted((TOKENS[c] for c in hand), key=lambda t: order[t][0])
+            out["card_order"] = order
+            out["calls"] = self.calls_view(state, seat)
             if phase == "bury" and seat == state["dealer"]:
                 out["kitty"] = format_cards(state["kitty_received"])
         if phase == "end":
             out["kitty"] = format_cards(state["kitty"])
         if state["trump_from_kitty"]:
             out["turned_kitty"] = format_cards(state["kitty_received"])
+        for declaration, kind in zip(out["declarations"], self.declaration_kinds(state)):
+            declaration["kind"] = kind
         return out
 
     def _last_trick(self, state):

@@ -78,3 +78,23 @@ def test_staff_are_off_the_statistics_leaderboards(api, settled_rows, now):
         rows = api.get(f"/api/v1/leaderboards/{board}").json()["results"]
         ids = [r["player"]["id"] for r in rows]
         assert len(ids) == 3 and staff.pk not in ids
+
+
+def test_matches_leaderboard_ranks_matches_won_then_played(api, make_user):
+    from stats.services import stats_record_match
+
+    a, b, c, d = (make_user() for _ in range(4))
+    stats_record_match(variant="classic", players=[(a.pk, True), (b.pk, False),
+                                                   (c.pk, True), (d.pk, False)])
+    stats_record_match(variant="guigang", players=[(a.pk, False), (b.pk, True),
+                                                   (c.pk, False), (d.pk, True)])
+    stats_record_match(variant="classic", players=[(a.pk, True), (b.pk, False),
+                                                   (make_user().pk, True), (d.pk, False)])
+    rows = api.get("/api/v1/leaderboards/matches/").json()["results"]
+    assert [(r["player"]["id"], r["matches_won"], r["matches_played"]) for r in rows][:4] == [
+        (a.pk, 2, 3), (b.pk, 1, 3), (d.pk, 1, 3), (c.pk, 1, 2)]
+    guigang = api.get("/api/v1/leaderboards/matches/?variant=guigang").json()["results"]
+    assert [r["player"]["id"] for r in guigang][:2] == [b.pk, d.pk]
+    stats = api.get(f"/api/v1/players/{a.pk}/stats/").json()
+    classic = next(row for row in stats if row["variant"] == "classic")
+    assert (classic["matches_played"], classic["matches_won"]) == (2, 2)

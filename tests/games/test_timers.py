@@ -164,10 +164,21 @@ def test_the_declaration_window_closes_with_a_stand_in_declaration_from_a_bot_or
         assert firing.timed_out is None
 
 
-def test_no_timer_runs_between_hands(no_overrides):
+def test_before_the_first_hand_no_timer_runs(no_overrides):
     assert timer_next(state=None, seats=PLAYERS, turn_timeout=25) is None
+
+
+def test_after_a_hand_the_humans_not_ready_have_60_s_then_stand_up(no_overrides):
+    """P14: bots are ready at once; a human seat not ready within 60 s is stood up."""
     state = dict(at_bury("classic"), phase="end")
-    assert timer_next(state=state, seats=PLAYERS, turn_timeout=25) is None
+    seats = [SeatClock(bot=False, auto=False, ready=False),
+             SeatClock(bot=True, auto=False, ready=False),
+             SeatClock(bot=False, auto=False, ready=True),
+             SeatClock(bot=False, auto=False, seated=False)]
+    assert timer_next(state=state, seats=seats, turn_timeout=25) == ("ready", 60)
+    assert timer_fired(state=state, seats=seats, turn_timeout=25).stand_up == (0,)
+    everyone_ready = [SeatClock(bot=False, auto=False, ready=True)] * 4
+    assert timer_next(state=state, seats=everyone_ready, turn_timeout=25) is None
 
 
 # --- through the service -----------------------------------------------------------------------

@@ -132,6 +132,9 @@ class FourDeckFamilyMachine(HandMachine):
         }
         return earlier + bonus, detail
 
+    def no_trump_context(self, state):
+        return None  # trump is always a suit (four_deck defaults to spades, guigang redeals)
+
     def view(self, state, seat=None):
         """Adds the seat's own declarations, which the public view hides (P11)."""
         out = super().view(state, seat)

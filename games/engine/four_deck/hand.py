@@ -45,9 +45,10 @@ class FourDeckMachine(FourDeckFamilyMachine):
         return counts_of(c for c in state["hands"][seat] if c < 52 and c % 13 + 2 == level)
 
     def declaration_events(self, state, seat, cards):
-        """暗叫: everyone learns the size, only the declarer sees the cards again."""
+        """暗叫 (P11): everyone learns who declared how many cards, only the declarer sees
+        the cards again."""
         return [
-            {"type": "declared", "to": None, "count": len(cards)},
+            {"type": "declared", "to": None, "seat": seat, "count": len(cards)},
             {"type": "declared", "to": seat, "seat": seat, "cards": format_cards(cards)},
         ]
 
@@ -65,7 +66,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
         return "play"
 
     def public_declaration(self, state):
-        """P11: sizes only while the window is open; then the standing one is shown."""
+        """P11: who and how many while the window is open; then the standing one is shown."""
         standing = state["standing"]
         shown = state["phase"] not in ("deal", "declare") and standing is not None
         out = []
@@ -73,7 +74,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
             if shown and d["seat"] == standing[0] and list(d["cards"]) == list(standing[3]):
                 out.append({"seat": d["seat"], "cards": format_cards(d["cards"])})
             else:
-                out.append({"count": len(d["cards"])})
+                out.append({"seat": d["seat"], "count": len(d["cards"])})
         return out
 
     def follow_hint(self, ctx, shape, hand):

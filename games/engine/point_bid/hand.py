@@ -134,6 +134,14 @@ class PointBidMachine(HandMachine):
     def public_declaration(self, state):
         return [dict(d) for d in state["declarations"]]
 
+    def call_kind(self, state, seat, call):
+        if call["type"] == "bid" and call["bid"] is None:
+            return "pass"
+        return call["type"]
+
+    def declaration_kinds(self, state):
+        return ["pass" if d["bid"] is None else "bid" for d in state["declarations"]]
+
     def legal_calls(self, state, seat):
         """Every bid or pass, or every trump naming, ``seat`` may make now."""
         if state["turn"] != seat:

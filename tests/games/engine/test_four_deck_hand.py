@@ -103,17 +103,23 @@ def test_declarations_are_hidden_until_the_window_closes():
     first = calls(s)[0]
     s, events = M.apply(s, first)
     public = [e for e in events if e["to"] is None]
-    assert public == [{"type": "declared", "to": None, "count": len(first["cards"])}]
+    # P11: who declared and how many cards, never the suit.
+    assert public == [{"type": "declared", "to": None, "seat": first["seat"],
+                       "count": len(first["cards"])}]
     token = TOKENS[first["cards"][0]]
     for seat in [None, 0, 1, 2, 3]:
         v = M.view(s, seat)
-        assert v["declarations"] == [{"count": len(first["cards"])}]
+        assert v["declarations"] == [{"seat": first["seat"], "count": len(first["cards"]),
+                                      "kind": "declare"}]
         assert v["trump"] is None
-        shown = json.dumps({k: x for k, x in v.items() if k != "hand"})
+        # The seat's own cards (its hand, their order, what it may declare) aside.
+        own = ("hand", "card_order", "calls")
+        shown = json.dumps({k: x for k, x in v.items() if k not in own})
         assert (token in shown) == (seat == first["seat"])
     s = closed(s)
     v = M.view(s, None)
-    assert v["declarations"] == [{"seat": first["seat"], "cards": [token] * len(first["cards"])}]
+    assert v["declarations"] == [{"seat": first["seat"], "cards": [token] * len(first["cards"]),
+                                  "kind": "declare"}]
     assert v["trump"] == token[0]
 
 

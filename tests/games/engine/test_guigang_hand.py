@@ -84,7 +84,8 @@ def test_declarations_are_hidden_until_the_window_closes():
     assert any(e["to"] == seat and e["cards"] == [TOKENS[ten]] for e in events)
     for viewer in (None, 1, 2, 3):
         v = M.view(s, viewer)
-        assert v["trump"] is None and v["declarations"] == [{"seat": 0, "count": 1}]
+        assert v["trump"] is None
+        assert v["declarations"] == [{"seat": 0, "count": 1, "kind": "declare"}]
         assert "standing" not in v
         if viewer is not None:
             assert v["my_declarations"] == []

@@ -1,0 +1,82 @@
+"""What hand.py's view tells the page so that the page needs no rules: the calls a seat may
+make now (with their kind), each card's order key and trump flag, each declaration's kind."""
+
+import pytest
+
+from games.engine.cards import TOKENS
+from games.engine.registry import machine_for
+
+
+def _dealt(variant, seed="views", options=None):
+    machine = machine_for(variant)
+    state = machine.new_match(seed, options)
+    state, _ = machine.apply(state, {"type": "deal", "count": 1000})
+    return machine, state
+
+
+def _first_caller(machine, state):
+    return next(seat for seat in range(4) if machine.legal_calls(state, seat))
+
+
+@pytest.mark.parametrize("variant,seed", [("classic", "v1"), ("four_deck", "v2"),
+                                          ("guigang", "v3")])
+def test_calls_are_the_legal_declarations_as_actions_with_their_kind(variant, seed):
+    machine, state = _dealt(variant, seed)
+    seat = _first_caller(machine, state)
+    calls = machine.view(state, seat)["calls"]
+    legal = machine.legal_calls(state, seat)
+    assert [c["cards"] for c in calls] == [[TOKENS[x] for x in c["cards"]] for c in legal]
+    assert {c["type"] for c in calls} == {"declare"} and {c["kind"] for c in calls} == {"declare"}
+    assert all("seat" not in c for c in calls)
+    # Whatever the page sends back is the action itself.
+    action = dict({k: v for k, v in calls[-1].items() if k != "kind"}, seat=seat)
+    after, _ = machine.apply(state, action)
+    assert machine.view(after, None)["declarations"][0]["kind"] == "declare"
+    for other in range(4):
+        kinds = {c["kind"] for c in machine.view(after, other)["calls"]}
+        # Over a standing declaration: 加固 by its declarer in its suit, 反主 by the others.
+        assert kinds <= ({"reinforce", "declare"} if other == seat else {"counter"})
+
+
+def test_a_declarers_second_declaration_in_the_same_suit_is_a_reinforcement():
+    m = machine_for("classic")
+    before = {"seat": 1, "cards": [0]}
+    assert m.declaration_kind(None, before) == "declare"
+    assert m.declaration_kind(before, {"seat": 1, "cards": [0, 0]}) == "reinforce"
+    assert m.declaration_kind(before, {"seat": 1, "cards": [13, 13]}) == "declare"
+    assert m.declaration_kind(before, {"seat": 2, "cards": [13, 13]}) == "counter"
+
+
+def test_point_bid_calls_are_bids_and_a_pass_and_its_declarations_are_bids():
+    machine, state = _dealt("point_bid", options={"decks": 1})
+    seat = state["turn"]
+    calls = machine.view(state, seat)["calls"]
+    assert calls[0] == {"type": "bid", "bid": None, "kind": "pass"}
+    # §4.2: the first bid may be anything from 0 to 120, in steps of 5.
+    assert sorted(c["bid"] for c in calls[1:]) == list(range(0, 121, 5))
+    assert {c["kind"] for c in calls[1:]} == {"bid"}
+    assert machine.view(state, (seat + 1) % 4)["calls"] == []
+    state, _ = machine.apply(state, {"type": "bid", "seat": seat, "bid": 100})
+    assert machine.view(state, None)["declarations"] == [{"seat": seat, "bid": 100,
+                                                          "kind": "bid"}]
+
+
+@pytest.mark.parametrize("variant", ["classic", "four_deck", "guigang", "point_bid"])
+def test_card_order_sorts_the_hand_as_the_server_does_and_flags_trumps(variant):
+    options = {"decks": 1} if variant == "point_bid" else None
+    machine, state = _dealt(variant, options=options)
+    for seat in range(4):
+        view = machine.view(state, seat)
+        order = view["card_order"]
+        assert set(order) == set(view["hand"])
+        keys = [order[token][0] for token in view["hand"]]
+        assert keys == sorted(keys)  # the hand comes in the order's own order
+        # Jokers are trump in every variant whatever is declared (RULES §1.2).
+        for joker in ("BJ", "LJ"):
+            if joker in order:
+                assert order[joker][1] is True
+        # Trumps sort first.
+        flags = [order[token][1] for token in view["hand"]]
+        assert flags == sorted(flags, reverse=True)
+    assert "card_order" not in machine.view(state, None)
+    assert "calls" not in machine.view(state, None)
