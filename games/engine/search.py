@@ -21,7 +21,8 @@
 The budget: rounds (one deal, every candidate) run until ``budget_ms`` of wall time would
 be exceeded by one more round, or until ``rollouts`` rollouts, whichever comes first; with
 ``budget_ms=None`` only the count limits it, so a test's decision depends on the seed
-alone. If not even one round fits the time, the policy's choice stands.
+alone. A round cut short by the time does not count (so a decision overruns its budget by
+at most one rollout); if not even one round fits, the policy's choice stands.
 """
 
 import random
@@ -69,9 +70,11 @@ def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6)
         deal = belief.sample(rng)
         scores = []
         for action in cands:
+            if limit is not None and time.perf_counter() - start > limit:
+                break  # a round cut short does not count
             scores.append(_evaluate(machine, deal, action, seat, quiet))
-            if limit is not None and not rounds and time.perf_counter() - start > limit:
-                return policy  # not one round fits the budget
+        if len(scores) < len(cands):
+            break
         totals = [t + v for t, v in zip(totals, scores)]
         rounds += 1
     if not rounds:

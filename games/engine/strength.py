@@ -13,7 +13,7 @@ from .search import search_action
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 BUDGET_MS = {"normal": 100, "hard": 300}  # per decision, one core
-WIDTH = {"normal": 4, "hard": 8}  # candidates tried per decision
+WIDTH = {"normal": 3, "hard": 5}  # candidates tried per decision
 
 
 def bot_decide(state, seat, *, level=DEFAULT_LEVEL, seed=0, budget_ms=-1, rollouts=None):
