@@ -1,31 +1,40 @@
-"""Bots against random-legal players, engine only.
+"""Bots of a level against other players, engine only, on duplicate deals.
 
-    python bench/bot_match.py --variant classic --hands 1000 [--seed S] [--match-length 10]
-                              [--opponents random|auto|bot]
+    python bench/bot_match.py --variant classic --deals 100 [--bot easy|normal|hard]
+                              [--opponents random|heuristic] [--budget-ms 100] [--jobs 1]
+                              [--seed S]
 
-Seats 0 and 2 are bots (``games.engine.bot.bot_action``); seats 1 and 3 play uniformly
-random legal actions: ``machine.random_play`` for plays, at each chance to declare a
-uniform choice among "no declaration" and the machine's ``legal_calls``, a uniform
-choice of ``legal_calls`` on their turn (bids and passes, naming trump), and the
-platform's auto-play elsewhere (burying the kitty as received). Hands run in matches of
-``--match-length`` hands (the next hand's levels and dealer follow the rules), each match
-from its own seed. Prints the bots' share of levels won (point_bid: of the settled
-points that moved between a bot and a random player, see ``bots_won``), the hands per
-second, and the dealer/defender split.
+Seats 0 and 2 play the bot of ``--bot`` (``games.engine.strength.bot_decide``; default
+hard, the search bot), seats 1 and 3 the ``--opponents``: ``random`` plays uniformly
+random legal actions (``machine.random_play`` for plays; at each chance to declare a
+uniform choice among "no declaration" and the machine's ``legal_calls``; a uniform
+choice of ``legal_calls`` on its turn: bids, passes, naming trump; the platform's
+auto-play elsewhere, burying the kitty as received); ``heuristic`` is today's policy
+(``games.engine.bot.bot_action``, the easy level).
+
+Duplicate deals: each deal (the first hand of a match from its own seed) is played twice,
+the second time with the bots in seats 1 and 3 and the opponents in 0 and 2, so both sides
+hold the same cards once and luck of the deal cancels. ``--hands`` is the number of hands
+(two per deal) if you prefer it to ``--deals``. ``--jobs`` runs deals in that many
+processes. Prints the bots' share of levels won (point_bid: of the settled points that
+moved between a bot and an opponent, see ``bots_won``), the bot's decision time (median
+and 95th percentile over every decision it made) and the hands per second.
 """
 
 import argparse
 import os
 import random
+import statistics
 import sys
 import time
+from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine.bot import bot_action  # noqa: E402
 from games.engine.registry import machine_for  # noqa: E402
+from games.engine.strength import LEVELS, bot_decide  # noqa: E402
 
-BOTS = (0, 2)
 WINDOW_ROUNDS = 4  # chances each seat gets to declare in the window after the deal
 
 
@@ -43,135 +52,137 @@ def random_action(machine, state, seat, rng):
     return machine.auto_action(state, seat)
 
 
-def auto_action(machine, state, seat, rng):
-    """托管 (P5): never declares, passes every bid, plays the lowest legal cards."""
-    if state["phase"] in ("deal", "declare") or state.get("turn") != seat:
-        return None
-    return machine.auto_action(state, seat)
+def heuristic_action(machine, state, seat, rng):
+    return bot_action(state, seat)
 
 
-OPPONENTS = {"random": random_action, "auto": auto_action, "bot": lambda machine, state, seat, rng: bot_action(state, seat)}
-opponent = random_action
+OPPONENTS = {"random": random_action, "heuristic": heuristic_action}
 
 
-def act(machine, state, seat, rng):
-    if seat in BOTS:
-        return bot_action(state, seat)
-    return opponent(machine, state, seat, rng)
+class Table:
+    """One hand's players: the bot of ``level`` in ``bots``, opponents elsewhere."""
 
+    def __init__(self, machine, bots, level, budget_ms, opponent, seed):
+        self.machine = machine
+        self.bots = bots
+        self.level = level
+        self.budget_ms = budget_ms
+        self.opponent = opponent
+        self.seed = seed
+        self.rng = random.Random(f"opponents:{seed}")
+        self.times = []
 
-def offer_declarations(machine, state, rng, rounds):
-    """Each seat, in a random order, may declare; repeat while someone does."""
-    for _ in range(rounds):
-        acted = False
-        for seat in rng.sample(range(4), 4):
-            action = act(machine, state, seat, rng)
-            if action is not None:
+    def act(self, state, seat):
+        if seat not in self.bots:
+            return self.opponent(self.machine, state, seat, self.rng)
+        start = time.perf_counter()
+        action = bot_decide(state, seat, level=self.level, seed=self.seed, budget_ms=self.budget_ms)
+        if action is not None:
+            self.times.append(time.perf_counter() - start)
+        return action
+
+    def offer_declarations(self, state, rounds):
+        """Each seat, in a random order, may declare; repeat while someone does."""
+        for _ in range(rounds):
+            acted = False
+            for seat in self.rng.sample(range(4), 4):
+                action = self.act(state, seat)
+                if action is not None:
+                    state, _ = self.machine.apply(state, action)
+                    acted = True
+            if not acted:
+                break
+        return state
+
+    def play_hand(self, state):
+        machine = self.machine
+        while state["phase"] != "end":
+            kind, seat, action = machine.timer(state)
+            if seat is None:
+                if state["phase"] in ("deal", "declare"):
+                    rounds = 1 if state["phase"] == "deal" else WINDOW_ROUNDS
+                    state = self.offer_declarations(state, rounds)
                 state, _ = machine.apply(state, action)
-                acted = True
-        if not acted:
-            break
-    return state
+                continue
+            chosen = self.act(state, seat)
+            state, _ = machine.apply(state, chosen if chosen is not None else action)
+        return state
 
 
-def play_hand(machine, state, rng):
-    """Drive one hand to its end; returns (end state, bot actions taken)."""
-    while state["phase"] != "end":
-        kind, seat, action = machine.timer(state)
-        if seat is None:
-            if state["phase"] in ("deal", "declare"):
-                rounds = 1 if state["phase"] == "deal" else WINDOW_ROUNDS
-                state = offer_declarations(machine, state, rng, rounds)
-            state, _ = machine.apply(state, action)
-            continue
-        chosen = act(machine, state, seat, rng)
-        state, _ = machine.apply(state, chosen if chosen is not None else action)
-    return state
-
-
-def bots_won(variant_id, dealer, result):
+def bots_won(variant_id, bots, dealer, result):
     """(bots' gain, everyone's gain) of one hand in the benchmark's currency.
 
     Team variants: the winning team's 升级数 (deltas are ±levels at base 1). point_bid
     has no teams: its settlement is the dealer against each defender (±m·L each), and
-    only the pairs of a bot and a random player count, so the share says how the bots
-    did against the random players (a bot defending against a bot dealer, or a random
-    defender against a random dealer, moves nothing between the two groups)."""
+    only the pairs of a bot and an opponent count (a bot defending against a bot dealer,
+    or an opponent against an opponent dealer, moves nothing between the two groups)."""
     deltas = result["deltas"]
     if variant_id == "point_bid":
         won = lost = 0
         for s in range(4):
-            if s == dealer or (s in BOTS) == (dealer in BOTS):
+            if s == dealer or (s in bots) == (dealer in bots):
                 continue
-            gain = deltas[s] if s in BOTS else -deltas[s]
+            gain = deltas[s] if s in bots else -deltas[s]
             won += max(gain, 0)
             lost += max(-gain, 0)
         return won, won + lost
-    bots = max(deltas[BOTS[0]], 0)
-    others = max(deltas[1], 0)
-    return bots, bots + others
+    bot = max(deltas[bots[0]], 0)
+    other = max(deltas[(bots[0] + 1) % 4], 0)
+    return bot, bot + other
 
 
-def raw_gains(result):
-    """(bots' positive deltas, all positive deltas): point_bid's plain split of the pot."""
-    gains = [max(d, 0) for d in result["deltas"]]
-    return sum(gains[s] for s in BOTS), sum(gains)
+def play_deal(job):
+    """Both hands of one duplicate deal: (bots' gain, total, decision times)."""
+    variant, seed, deal, level, budget_ms, opponents = job
+    machine = machine_for(variant)
+    won = total = 0
+    times = []
+    for bots in ((0, 2), (1, 3)):
+        deal_seed = f"{seed}:{deal}"
+        table = Table(machine, bots, level, budget_ms, OPPONENTS[opponents], f"{deal_seed}:{bots[0]}")
+        state = table.play_hand(machine.new_match(deal_seed))
+        b, t = bots_won(variant, bots, state["dealer"], state["result"])
+        won += b
+        total += t
+        times += table.times
+    return won, total, times
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="classic")
-    ap.add_argument("--hands", type=int, default=1000)
+    ap.add_argument("--deals", type=int, default=None, help="duplicate deals (two hands each)")
+    ap.add_argument("--hands", type=int, default=None, help="hands (rounded up to whole deals)")
     ap.add_argument("--seed", default="0")
-    ap.add_argument("--match-length", type=int, default=10)
-    ap.add_argument("--opponents", choices=sorted(OPPONENTS), default="random",
-                    help="seats 1 and 3: random legal (the goal), 托管 auto-play, or bots (a mirror match)")
+    ap.add_argument("--bot", choices=LEVELS, default="hard")
+    ap.add_argument("--opponents", choices=sorted(OPPONENTS), default="random")
+    ap.add_argument("--budget-ms", type=float, default=-1,
+                    help="search budget per decision (default: the level's own)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes")
     args = ap.parse_args(argv)
-    global opponent
-    opponent = OPPONENTS[args.opponents]
-    machine = machine_for(args.variant)
-    rng = random.Random(f"bots:{args.seed}")
-    won = total = raw_won = raw_total = 0
-    bot_dealer_hands = bot_dealer_wins = defender_hands = defender_wins = 0
+    deals = args.deals if args.deals is not None else (args.hands + 1) // 2 if args.hands else 50
+    jobs = [(args.variant, args.seed, d, args.bot, args.budget_ms, args.opponents) for d in range(deals)]
     start = time.perf_counter()
-    played = 0
-    match = 0
-    while played < args.hands:
-        state = machine.new_match(f"{args.seed}:{match}")
-        match += 1
-        for _ in range(args.match_length):
-            if played >= args.hands:
-                break
-            state = play_hand(machine, state, rng)
-            played += 1
-            result = state["result"]
-            b, t = bots_won(args.variant, state["dealer"], result)
-            won += b
-            total += t
-            rb, rt = raw_gains(result)
-            raw_won += rb
-            raw_total += rt
-            bots_deal = state["dealer"] in BOTS
-            bots_won_hand = 2 * b > t
-            if bots_deal:
-                bot_dealer_hands += 1
-                bot_dealer_wins += bots_won_hand
-            else:
-                defender_hands += 1
-                defender_wins += bots_won_hand
-            state = machine.next_hand(state)
+    if args.jobs > 1:
+        with Pool(args.jobs) as pool:
+            results = pool.map(play_deal, jobs, chunksize=1)
+    else:
+        results = [play_deal(job) for job in jobs]
     elapsed = time.perf_counter() - start
+    won = sum(r[0] for r in results)
+    total = sum(r[1] for r in results)
+    times = sorted(t for r in results for t in r[2])
     share = won / total if total else 0.0
     unit = "settled points" if args.variant == "point_bid" else "levels"
-    print(f"variant {args.variant}: {played} hands, seed {args.seed}, opponents {args.opponents}")
+    budget = "level default" if args.budget_ms == -1 else f"{args.budget_ms:g} ms"
+    print(f"variant {args.variant}: {deals} duplicate deals ({2 * deals} hands), seed {args.seed}, "
+          f"bot {args.bot} (budget {budget}) vs {args.opponents}, {args.jobs} job(s)")
     print(f"bots' share of {unit} won: {share:.1%} ({won} of {total})")
-    if args.variant == "point_bid":
-        print(f"(all positive deltas, random defenders' gains from random dealers included: {raw_won / raw_total:.1%})")
-    print(
-        f"bots came out ahead in {bot_dealer_wins}/{bot_dealer_hands} hands as dealer side, "
-        f"{defender_wins}/{defender_hands} as defenders"
-    )
-    print(f"{played / elapsed:.1f} hands/s ({elapsed:.1f} s)")
+    if times:
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(f"bot decisions: {len(times)}, median {statistics.median(times) * 1000:.1f} ms, "
+              f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+    print(f"{2 * deals / elapsed:.2f} hands/s ({elapsed:.1f} s)")
     return share
 
 

@@ -1,0 +1,235 @@
+"""The search bot: at each decision, try the candidates on deals the seat might be facing.
+
+``search_action(state, seat, *, seed, budget_ms, rollouts, width)``:
+
+1. **Candidates**: the legal choices worth trying, the policy's own choice
+   (``bot.bot_action``) first: every trump to name; pass and a few bids around the
+   policy's; no declaration and each declaration that would stand (open declarations
+   only: where the table sees just a declaration's size, the policy declares); surrender
+   and a few burials (the policy's, emptying each short plain suit, the cheapest cards);
+   for a lead the policy's, the throws certain to stand, and per class the highest unit
+   and the cheapest single; for a follow, the legal plays the policy weighs (all of them
+   when few). At most ``width``; a forced move returns at once.
+2. **Deals**: ``belief.Belief`` draws deals of the unseen cards consistent with what the
+   seat saw (never the real hidden cards).
+3. **Rollouts**: each candidate is played on the same deals (so luck of the deal cancels
+   between candidates) to the end of the hand by the policy (``rollout``), and scored by
+   the hand's outcome for the seat's side: levels (kitty included) or point_bid's points.
+4. **Choice**: the best mean; the policy's choice is kept unless another beats it by
+   ``MARGIN`` (a few rollouts are noisy, and the policy is a sound default).
+
+The budget: rounds (one deal, every candidate) run until ``budget_ms`` of wall time would
+be exceeded by one more round, or until ``rollouts`` rollouts, whichever comes first; with
+``budget_ms=None`` only the count limits it, so a test's decision depends on the seed
+alone. A round cut short by the time does not count (so a decision overruns its budget by
+at most one rollout); if not even one round fits, the policy's choice stands.
+"""
+
+import random
+import time
+
+from .belief import Belief, routed
+from .bot import (
+    bot_action, bury_cards, follow_candidates, lose_cost, seen, value,
+)
+from .cards import POINTS, counts_of
+from .context import TRUMP
+from .errors import RuleError
+from .hand import HandMachine
+from .moves import lead_units, standing_throws
+from .registry import machine_for
+from .rollout import outcome, rollout
+
+MARGIN = 0.05  # in levels: what another candidate must beat the policy's choice by
+BID_STEPS = (10, -10, 20, -20)  # bids tried around the policy's (point_bid steps by 5)
+
+
+def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6):
+    """The searched action for ``seat`` now, or None when it has nothing to do."""
+    start = time.perf_counter()
+    machine = routed(machine_for(state["variant"]), state)
+    policy = bot_action(state, seat)
+    phase = state["phase"]
+    if phase not in ("declare", "bid", "trump", "bury", "play"):
+        return policy
+    if phase != "declare" and state["turn"] != seat:
+        return policy
+    cands = candidates(machine, state, seat, policy, width)
+    if len(cands) <= 1:
+        return cands[0] if cands else policy
+    belief = Belief(machine, state, seat)
+    rng = random.Random(f"search:{seed}:{_public_moment(state, seat)}")
+    quiet = seat if phase == "declare" else None
+    totals = [0.0] * len(cands)
+    rounds = 0
+    limit = None if budget_ms is None else budget_ms / 1000
+    while rollouts is None or (rounds + 1) * len(cands) <= rollouts:
+        elapsed = time.perf_counter() - start
+        if limit is not None and rounds and elapsed + elapsed / rounds > limit:
+            break
+        deal = belief.sample(rng)
+        scores = []
+        for action in cands:
+            if limit is not None and time.perf_counter() - start > limit:
+                break  # a round cut short does not count
+            scores.append(_evaluate(machine, deal, action, seat, quiet))
+        if len(scores) < len(cands):
+            break
+        totals = [t + v for t, v in zip(totals, scores)]
+        rounds += 1
+    if not rounds:
+        return policy
+    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+    if totals[best] - totals[0] < MARGIN * rounds:
+        return cands[0]
+    return cands[best]
+
+
+def _public_moment(state, seat):
+    """Where the hand is, in public terms: the search's seed mixes it in."""
+    trick = state.get("trick") or {}
+    return (
+        f"{state['hand_no']}:{state['redeals']}:{state['phase']}:{len(state['tricks'])}:"
+        f"{len(trick.get('plays') or ())}:{len(state['declarations'])}:{seat}"
+    )
+
+
+def _evaluate(machine, deal, action, seat, quiet):
+    state = deal
+    if action is not None:
+        try:
+            state, _ = machine.apply(deal, action)
+        except RuleError:
+            return float("-inf")
+    return outcome(machine, rollout(machine, state, quiet), seat)
+
+
+# --- candidates -------------------------------------------------------------------------
+
+
+def candidates(machine, state, seat, policy, width):
+    """The choices to try, the policy's first, distinct, at most ``width``."""
+    phase = state["phase"]
+    if phase == "declare":
+        if type(machine).public_declaration is not HandMachine.public_declaration:
+            return [policy]  # hidden declarations: the policy decides
+        calls = machine.legal_calls(state, seat)
+        if not calls:
+            return [policy]
+        out = [policy, None] + calls
+    elif phase in ("bid", "trump"):
+        calls = machine.legal_calls(state, seat)
+        out = [policy] + (_bids(policy, calls) if phase == "bid" else calls)
+    elif phase == "bury":
+        out = [policy] + _burials(machine, state, seat)
+        if getattr(machine, "can_surrender", None) and machine.can_surrender(state):
+            out.insert(1, {"type": "surrender", "seat": seat})
+    else:
+        k = seen(machine, state, seat)
+        plays = _follows(k, policy["cards"]) if k.plays else _leads(k, policy["cards"])
+        out = [{"type": "play", "seat": seat, "cards": list(p)} for p in plays]
+    unique = []
+    keys = set()
+    for action in out:
+        key = _key(action)
+        if key not in keys:
+            keys.add(key)
+            unique.append(action)
+    return unique[:width]
+
+
+def _key(action):
+    if action is None:
+        return None
+    return tuple(
+        (name, tuple(sorted(v)) if isinstance(v, list) else v) for name, v in sorted(action.items())
+    )
+
+
+def _bids(policy, calls):
+    amounts = {c["bid"]: c for c in calls}
+    out = [amounts[None]]
+    legal = sorted(a for a in amounts if a is not None)
+    if legal:
+        out.append(amounts[legal[-1]])  # the most cautious contract
+        around = policy["bid"] if policy["bid"] is not None else legal[-1]
+        for step in BID_STEPS:
+            near = min(legal, key=lambda a: abs(a - (around - step)))
+            out.append(amounts[near])
+    return out
+
+
+def _burials(machine, state, seat):
+    """Other burials: each short plain suit emptied, and the cheapest cards."""
+    k = seen(machine, state, seat)
+    ctx, n = k.ctx, k.variant.kitty_size
+    cls = ctx.cls
+    hand = k.hand
+    cheap = sorted(hand, key=lambda c: (lose_cost(ctx, [c]), c))
+    out = [{"type": "bury", "seat": seat, "cards": cheap[:n]}]
+    suits = {}
+    for c in hand:
+        if cls[c] != TRUMP:
+            suits.setdefault(cls[c], []).append(c)
+    for _, cards in sorted(suits.items(), key=lambda kv: len(kv[1])):
+        if len(cards) > n:
+            continue
+        fill = _take(cheap, cards, n - len(cards))
+        out.append({"type": "bury", "seat": seat, "cards": cards + fill})
+    return [a for a in out if len(a["cards"]) == n] + [{"type": "bury", "seat": seat, "cards": bury_cards(k)}]
+
+
+def _take(ordered, taken, count):
+    """The first ``count`` of ``ordered`` not already in ``taken`` (as a multiset)."""
+    left = counts_of(taken)
+    out = []
+    for c in ordered:
+        if len(out) == count:
+            break
+        if left.get(c, 0):
+            left[c] -= 1
+            continue
+        out.append(c)
+    return out
+
+
+def _leads(k, policy_cards):
+    v, ctx = k.variant, k.ctx
+    cls = ctx.cls
+    unseen = [[c for c, n in k.unseen.items() for _ in range(n)]]
+    out = [policy_cards]
+    out += standing_throws(v, ctx, k.hand, unseen)
+    units = lead_units(v, ctx, k.hand)
+    high, low = {}, {}
+    for u in units:
+        key = cls[u.cards[0]]
+        rank = (u.size, max(value(ctx, c) for c in u.cards))
+        if key not in high or rank > high[key][0]:
+            high[key] = (rank, u)
+    for c in k.hand:
+        cost = (POINTS[c] > 0, lose_cost(ctx, [c]), c)
+        if cls[c] not in low or cost < low[cls[c]][0]:
+            low[cls[c]] = (cost, c)
+    for key in sorted(high):
+        out.append(high[key][1].expand())
+        out.append([low[key][1]])
+    return out
+
+
+def _follows(k, policy_cards):
+    v, ctx = k.variant, k.ctx
+    shape = v.lead_shape(ctx, k.lead_cards)
+    plays = k.plays
+    cands = follow_candidates(k, shape)
+    me = len(plays)
+
+    def wins(q):
+        return v.trick_winner(ctx, plays + [q], shape) == me
+
+    cheap = sorted(cands, key=lambda q: (lose_cost(ctx, q), sorted(q)))
+    winners = [q for q in cheap if wins(q)]
+    feeds = sorted(cands, key=lambda q: (-sum(POINTS[c] for c in q), lose_cost(ctx, q), sorted(q)))
+    out = [policy_cards]
+    for group in (cheap[:2], winners[:2], feeds[:1], winners[-1:], cheap[2:]):
+        out += group
+    return out
