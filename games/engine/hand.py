@@ -3,7 +3,9 @@
 State is a plain JSON-able dict (cards are ints, see cards.py), so it round-trips
 through the database unchanged. ``apply`` never mutates its input: it works on a
 copy and raises ``RuleError`` (stable code) before any change is visible, so an
-illegal action leaves the state exactly as it was.
+illegal action leaves the state exactly as it was. Handlers replace the lists inside the
+state (a hand, the declarations, the tricks) rather than change them in place, so a copy
+shares everything an action does not touch.
 
 Phases: ``deal`` (with declarations) → ``declare`` (the window) → the variant's own
 (``bury`` where there is a kitty) → ``play`` → ``end``; each variant's ``hand.py`` draws
@@ -47,6 +49,7 @@ from .cards import (
     full_deck,
     is_submultiset,
     parse_cards,
+    remove_cards,
     suit_of,
 )
 from .context import TRUMP
@@ -54,18 +57,23 @@ from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead
 
 
+_MISSING = object()
+
+
 def team_of(seat):
     return seat % 2
 
 
 def _copy(state):
-    """A copy that ``apply`` may change: hands and the current trick are changed in place;
-    every other list is only ever replaced (copy on write), so it is shared."""
+    """A copy that ``apply`` may change: the top level, the list of hands and the current
+    trick are its own; every list inside (each hand, the declarations, the tricks) is shared
+    with the input, so a handler replaces it and never changes it in place (copy on write:
+    a play copies one hand, not four)."""
     s = dict(state)
-    s["hands"] = [list(h) for h in state["hands"]]
-    if state.get("trick"):
-        s["trick"] = dict(state["trick"])
-    s["declarations"] = list(state["declarations"])
+    s["hands"] = list(state["hands"])
+    trick = state.get("trick")
+    if trick:
+        s["trick"] = dict(trick)
     return s
 
 
@@ -185,7 +193,7 @@ class HandMachine:
         """*hook*: the dealer picks up the kitty and must bury."""
         dealer = state["dealer"]
         state["kitty_received"] = list(state["kitty"])
-        state["hands"][dealer].extend(state["kitty"])
+        state["hands"][dealer] = state["hands"][dealer] + state["kitty"]
         events.append({"type": "kitty", "to": dealer, "cards": format_cards(state["kitty"])})
         state["turn"] = dealer
         return "bury"
@@ -283,13 +291,15 @@ class HandMachine:
         count = action.get("count", 1)
         if not isinstance(count, int) or count < 1:
             raise RuleError("bad_action", "count must be a positive integer")
-        dealt = sum(len(h) for h in state["hands"])
+        hands = state["hands"] = [list(h) for h in state["hands"]]
+        dealt = sum(len(h) for h in hands)
         deck, order = state["deck"], state["deal_order"]
-        for i in range(dealt, min(dealt + count, len(deck))):
+        end = min(dealt + count, len(deck))
+        for i in range(dealt, end):
             seat = order[i]
-            state["hands"][seat].append(deck[i])
+            hands[seat].append(deck[i])
             events.append({"type": "dealt", "to": seat, "card": TOKENS[deck[i]]})
-        if sum(len(h) for h in state["hands"]) == len(deck):
+        if end == len(deck):
             state["phase"] = "declare"
             events.append({"type": "deal_done", "to": None})
 
@@ -303,7 +313,7 @@ class HandMachine:
         if not ok:
             raise RuleError("declaration_rejected", "this declaration does not beat the standing one")
         state["standing"] = standing
-        state["declarations"].append({"seat": seat, "cards": cards})
+        state["declarations"] = state["declarations"] + [{"seat": seat, "cards": cards}]
         events.extend(self.declaration_events(state, seat, cards))
 
     def legal_calls(self, state, seat):
@@ -422,9 +432,7 @@ class HandMachine:
         cards = self._cards(state, seat, action)
         if len(cards) != self.variant.kitty_size:
             raise RuleError("wrong_count", f"bury exactly {self.variant.kitty_size} cards")
-        hand = state["hands"][seat]
-        for c in cards:
-            hand.remove(c)
+        state["hands"][seat] = remove_cards(state["hands"][seat], cards)
         state["kitty"] = cards
         events.append({"type": "buried", "to": seat, "cards": format_cards(cards)})
         events.append({"type": "kitty_buried", "to": None, "seat": seat})
@@ -437,52 +445,82 @@ class HandMachine:
         events.append({"type": "play_started", "to": None, "leader": state["dealer"]})
 
     def context(self, state):
-        key = (state["level"], state["trump"])
-        ctx = self._contexts.get(key)
-        if ctx is None:
-            ctx = self._contexts[key] = self.variant.context(*key)
+        """The trump context of ``state``'s (level, trump), built once per pair."""
+        ctx = self._contexts.get((state["level"], state["trump"]), _MISSING)
+        if ctx is _MISSING:
+            key = (state["level"], state["trump"])
+            ctx = self._contexts[key] = self.build_context(*key)
         return ctx
 
+    def build_context(self, level, trump):
+        """*hook*: the variant's trump context for (level, trump)."""
+        return self.variant.context(level, trump)
+
     def _play(self, state, action, events):
-        self._need_phase(state, "play")
-        seat = self._need_turn(state, action)
-        cards = self._cards(state, seat, action)
+        if state["phase"] != "play":
+            self._need_phase(state, "play")
+        seat = action.get("seat")
+        if seat is None or state["turn"] != seat:
+            self._need_turn(state, action)
+        hands = state["hands"]
+        hand = hands[seat]
+        raw = action.get("cards")
+        if type(raw) is list and len(raw) == 1 and type(raw[0]) is int and 0 <= raw[0] < 54:
+            # One card given as an int, most plays of a hand: _cards' checks in brief.
+            if raw[0] not in hand:
+                raise RuleError("cards_not_held", "you do not hold these cards")
+            cards = [raw[0]]
+        else:
+            cards = self._cards(state, seat, action)
         v = self.variant
         ctx = self.context(state)
         trick = state["trick"]
-        hands = state["hands"]
-        if not trick["plays"]:
+        plays = trick["plays"]
+        if not plays:
             shape = v.lead_shape(ctx, cards)
             if len(shape.units) > 1:
-                others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
-                ok, played, reason = v.throw_result(ctx, cards, others, hands[seat])
-                if reason == "own_higher":
-                    raise RuleError("throw_refused", "you hold a card that beats part of this throw")
-                if not ok:
-                    events.append(
-                        {
-                            "type": "throw_failed",
-                            "to": None,
-                            "seat": seat,
-                            "attempted": format_cards(cards),
-                            "played": format_cards(played),
-                        }
-                    )
-                    cards = played
-                    shape = v.lead_shape(ctx, cards)
+                cards, shape = self._throw(state, ctx, seat, cards, events)
             trick["shape_cards"] = cards
         else:
             shape = v.lead_shape(ctx, trick["shape_cards"])
-            if not v.is_legal_follow(ctx, shape, hands[seat], cards):
-                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hands[seat]))
-        for c in cards:
-            hands[seat].remove(c)
-        trick["plays"] = trick["plays"] + [cards]
-        events.append({"type": "played", "to": None, "seat": seat, "cards": format_cards(cards)})
-        if len(trick["plays"]) < 4:
+            if not v.is_legal_follow(ctx, shape, hand, cards):
+                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
+        if len(cards) == 1:
+            rest = list(hand)
+            rest.remove(cards[0])
+            hands[seat] = rest
+            shown = [TOKENS[cards[0]]]
+        else:
+            hands[seat] = remove_cards(hand, cards)
+            shown = format_cards(cards)
+        plays = trick["plays"] = plays + [cards]
+        events.append({"type": "played", "to": None, "seat": seat, "cards": shown})
+        if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
         self._finish_trick(state, ctx, shape, events)
+
+    def _throw(self, state, ctx, seat, cards, events):
+        """(cards, shape) of a lead of several units: the throw, or what a failed throw
+        plays; raises when the own-hand check refuses it."""
+        v = self.variant
+        hands = state["hands"]
+        others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
+        ok, played, reason = v.throw_result(ctx, cards, others, hands[seat])
+        if reason == "own_higher":
+            raise RuleError("throw_refused", "you hold a card that beats part of this throw")
+        if ok:
+            return cards, v.lead_shape(ctx, cards)
+        events.append(
+            {
+                "type": "throw_failed",
+                "to": None,
+                "seat": seat,
+                "attempted": format_cards(cards),
+                "played": format_cards(played),
+            }
+        )
+        return played, v.lead_shape(ctx, played)
 
     def follow_hint(self, ctx, shape, hand):
         """Words for an illegal follow: what the follower must play."""
@@ -498,11 +536,10 @@ class HandMachine:
         trick = state["trick"]
         leader = trick["leader"]
         plays = trick["plays"]
-        w = v.trick_winner(ctx, plays, shape)
-        winner = (leader + w) % 4
+        winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
         cards = [c for p in plays for c in p]
-        pts = sum(POINTS[c] for c in cards)
-        if self.defends(state, winner) and pts:
+        pts = sum(map(POINTS.__getitem__, cards))
+        if pts and self.defends(state, winner):
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
         state["tricks"] = state["tricks"] + [{"leader": leader, "plays": plays, "winner": winner, "points": pts}]

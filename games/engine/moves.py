@@ -67,13 +67,20 @@ def legal_follows(variant, ctx, shape, hand):
 def random_follow(variant, ctx, shape, hand, rng, tries=48):
     """A uniformly random legal follow."""
     n = shape.n
+    if n == 1:
+        # The common case, without building the other classes' list.
+        cls = ctx.cls
+        k = shape.cls
+        hs = [c for c in hand if cls[c] == k]
+        if len(hs) == 1:
+            return hs
+        # A uniform single: of the led class if held, else of the distinct cards held.
+        return [rng.choice(list(set(hs)) if hs else list(dict.fromkeys(hand)))]
     hs, rest = _split(ctx, shape, hand)
     if len(hs) == n:
         return hs
     if len(hs) < n:
         return hs + _uniform_submultiset(counts_of(rest), n - len(hs), rng)
-    if n == 1:
-        return [rng.choice(list(set(hs)))]
     hs_counts = counts_of(hs)
     best = variant.best_follow_key(ctx, shape, hs_counts)
     for _ in range(tries):

@@ -110,10 +110,10 @@ class FourDeckFamily(Variant):
 class FourDeckFamilyMachine(HandMachine):
     """The hand machine both four-deck variants build on (no kitty, hidden declarations)."""
 
-    def context(self, state):
+    def build_context(self, level, trump):
         """None while there is no trump: neither variant has a no-trump context, and a hand
         can end before any trump stands (an escape during the deal, guigang's P12 stop)."""
-        return None if state["trump"] is None else super().context(state)
+        return None if trump is None else self.variant.context(level, trump)
 
     def defender_total(self, state, last_winner, last_lead_units):
         """扣底/摳底 (§3.8, §5.8): the last trick's points × the cards led replace its own

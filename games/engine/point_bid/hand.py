@@ -113,7 +113,7 @@ class PointBidMachine(HandMachine):
         amount = action.get("bid")
         b = apply_bid(self._bidding(state), seat, amount)
         state["bidding"] = _bidding_state(b)
-        state["declarations"].append({"seat": seat, "bid": amount})
+        state["declarations"] = state["declarations"] + [{"seat": seat, "bid": amount}]
         events.append({"type": "bid", "to": None, "seat": seat, "bid": amount})
         if not b.over:
             state["turn"] = b.turn
