@@ -99,6 +99,8 @@ def explore(variant, options, seed, found):
                 for key in ("result", "bidding", "trick", "last_trick"):
                     if isinstance(view.get(key), dict):
                         found[key].update(view[key])
+                for trick in view.get("tricks") or []:
+                    found["tricks"].update(trick)
                 for declaration in view.get("declarations") or []:
                     found["declaration"].update(declaration)
         state = machine.next_hand(state)
@@ -107,7 +109,8 @@ def explore(variant, options, seed, found):
 def test_every_engine_action_event_and_view_field_is_in_the_document():
     _, listed = index()
     found = {key: set() for key in ("actions", "events", "event fields", "view", "result",
-                                    "bidding", "trick", "last_trick", "declaration")}
+                                    "bidding", "trick", "last_trick", "tricks",
+                                    "declaration")}
     for variant in variant_ids():
         for options in ([{"decks": 2}, {"decks": 1}] if variant == "point_bid" else [None]):
             for seed in range(6):

@@ -101,6 +101,15 @@ LABELS = {
     "too_many_sockets": _("Too many tables are open in your windows or on your network; "
                           "close some and reload this page."),
     "bad_request": _("This table address is not valid."),
+    # chat, the trick history and the settings switches (chat.js, history.js, turncue.js)
+    "chat_empty_log": _("No messages yet."),
+    "chat_offline": _("Not connected: the message was not sent."),
+    "history_empty": _("No trick finished yet in this hand."),
+    "history_trick": _("Trick {k}"),
+    "history_won": _("{name} won it · +{points}"),
+    "history_throw": _("throw failed (甩牌): {cards}"),
+    "prefs_saved": _("Saved."),
+    "prefs_not_saved": _("Not saved: try again."),
 }
 
 # The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.

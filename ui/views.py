@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
 from accounts.services import api_token_create, api_token_revoke, user_prefs_set
 from games import services as game_services
@@ -127,11 +128,14 @@ def table(request, table_id):
         # The player's settings; the page changes them by POSTing JSON to `prefs_url` with
         # `csrf` in the X-CSRFToken header.
         "prefs": user_prefs(user=request.user),
+        # Chat marks the reader's own messages (a chat event's `user`).
+        "user": request.user.pk,
         "prefs_url": reverse("ui:prefs"),
         "csrf": get_token(request),
     }
     return render(request, "ui/table.html", {
         "table": table, "client": client, "watching": watching,
+        "sort_choices": User.HandSort.choices,
         "has_seat_elsewhere": seat_of(user=request.user) is not None and seat is None,
     })
 

@@ -645,6 +645,9 @@ class HandMachine:
             "points": state["points"],
             "point_cards": format_cards(state["point_cards"]),
             "tricks_played": len(state["tricks"]),
+            # Every finished trick of the hand, as everyone saw it played: a page that
+            # reconnects from a snapshot draws the hand's trick history from it.
+            "tricks": [self._trick_view(t) for t in state["tricks"]],
             "result": state["result"],
             "seat": seat,
         }
@@ -669,3 +672,8 @@ class HandMachine:
             return None
         t = state["tricks"][-1]
         return {"leader": t["leader"], "winner": t["winner"], "plays": [format_cards(p) for p in t["plays"]]}
+
+    @staticmethod
+    def _trick_view(trick):
+        return {"leader": trick["leader"], "winner": trick["winner"], "points": trick["points"],
+                "plays": [format_cards(p) for p in trick["plays"]]}

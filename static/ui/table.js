@@ -579,6 +579,9 @@
     view: function () { return game.view; },
   };
 
+  // The settings switch (turncue.js) changed client.prefs: draw the hand in its order.
+  document.addEventListener("tractor:prefs", function () { handKey = ""; render(); });
+
   setInterval(tick, 250);
   render();
   connect();

@@ -220,6 +220,30 @@ def test_views_never_show_other_hands_or_the_buried_kitty():
     assert sorted(M.view(end, None)["kitty"]) == sorted(TOKENS[c] for c in buried)
 
 
+def test_every_view_lists_the_finished_tricks_as_their_events_told_them():
+    """The trick history a page rebuilds from a snapshot: each finished trick's leader, plays
+    in seat order from the leader, winner and the points it carried, as the public `played`
+    and `trick_won` events said, the same for every seat and the spectators."""
+    s = to_play(5)
+    told, current = [], None
+    for _ in range(5 * 4):
+        s, events = M.apply(s, M.auto_action(s, s["turn"]))
+        for e in events:
+            if e["type"] == "played":
+                if current is None:
+                    current = {"leader": e["seat"], "plays": []}
+                current["plays"].append(e["cards"])
+            elif e["type"] == "trick_won":
+                pts = sum(POINTS[c] for c in parse_cards(sum(current["plays"], [])))
+                assert e["points"] == pts
+                told.append(dict(current, winner=e["seat"], points=pts))
+                current = None
+    assert len(told) == 5
+    for seat in [None, 0, 1, 2, 3]:
+        assert M.view(s, seat)["tricks"] == told
+    assert M.view(dealt(5), None)["tricks"] == []
+
+
 def test_state_round_trips_through_json_and_replays_from_seed_and_actions():
     rng = random.Random(11)
     s = M.new_match(42)
