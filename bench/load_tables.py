@@ -8,7 +8,8 @@ daphne, a Celery worker and beat) in a temporary directory, with the deal unpace
 the real 8 s declaration window (P1): a shorter window closes before the clients' declarations
 arrive once the server is loaded, and a first hand without a declaration is redealt. With --url it uses a
 running server instead (then DATABASE_URL must point at that server's database, because
-users, tables and sessions are made through the ORM).
+users, tables and sessions are made through the ORM, and SECRET_KEY or TRACTOR_DATA_DIR must
+give the server's secret key, which signs the sessions).
 
 Each client reads only its own messages (its view) and plays what 托管 would: the lowest
 legal play computed from its own hand and the current lead; the dealer buries the kitty as
@@ -96,8 +97,8 @@ def make_players(n_tables, tag):
     def cookie_for(user):
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0] if hasattr(
-            settings, "AUTHENTICATION_BACKENDS") else "django.contrib.auth.backends.ModelBackend"
+        # The backend that loads users (the first one, axes, only refuses sign-ins).
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
@@ -350,6 +351,8 @@ def main():
         platform = start_embedded(tmp, port)
         base_http = [f"http://127.0.0.1:{port}"]
         database_url = f"sqlite:///{tmp}/db.sqlite3"
+        # The sessions made here must be signed with the server's key, kept in its data dir.
+        os.environ["TRACTOR_DATA_DIR"] = tmp
     try:
         django_setup(database_url)
         tag = f"b{random.randrange(10**6)}"
