@@ -601,15 +601,22 @@ class _Change:
 
     @classmethod
     def begin(cls, table_id):
-        try:
-            game = (
-                GameState.objects.select_for_update(of=("self",))
-                .select_related("table", "hand")
-                .get(table_id=table_id)
-            )
-        except GameState.DoesNotExist:
-            raise ActionError("no_such_table", "there is no such table") from None
-        seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
+        # One locking read: the four seats (with their users) joined to the table, its game
+        # row (the one locked) and the running hand, instead of a read of the game and one
+        # of the seats.
+        seats = list(
+            Seat.objects.select_for_update(of=("table__game",))
+            .filter(table_id=table_id, table__game__isnull=False)
+            .select_related("user", "table__game__hand")
+            .order_by("number")
+        )
+        if not seats:
+            raise ActionError("no_such_table", "there is no such table")
+        table = seats[0].table
+        game = table.game
+        game.table = table
+        for seat in seats:
+            seat.table = table
         return cls(game, seats)
 
     @property
@@ -910,14 +917,15 @@ class _Change:
             GameEvent.objects.bulk_create(rows)
         except IntegrityError:
             raise ActionError("stale_version", "the table has moved on") from None
-        try:
-            with transaction.atomic():
-                for number in self.dirty_seats:
-                    row = self.seats[number]
-                    Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
-        except IntegrityError:
-            # The same user (or bot) was seated at another table at the same moment.
-            raise ActionError("already_seated", "that player already has a seat") from None
+        if self.dirty_seats:
+            try:
+                with transaction.atomic():
+                    for number in self.dirty_seats:
+                        row = self.seats[number]
+                        Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
+            except IntegrityError:
+                # The same user (or bot) was seated at another table at the same moment.
+                raise ActionError("already_seated", "that player already has a seat") from None
         if all(s.user_id is None for s in self.seats) and self.table.base_stake is not None:
             # P8: the next first player sets the stake again.
             Table.objects.filter(pk=self.table.pk).update(base_stake=None)
