@@ -17,7 +17,7 @@ publish lock after all of them.
 import logging
 import threading
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -133,6 +133,24 @@ def game_timer_fire(*, table_id, version):
         for action in firing.actions:
             change.engine_step(action)
         change.commit()
+        return True
+
+
+def game_timer_rearm(*, table_id, due):
+    """A timer task due at `due` (ISO 8601) found its version stale. If it was the table's
+    last task sent (GameState.timer_at) and a deadline is set, send the task for that
+    deadline: changes whose deadline came later sent none (_Change.commit). Locks the
+    GameState row, so a change committing meanwhile sees the new timer_at. A lost task is
+    the sweeper's (game_timers_sweep). Returns whether a task was sent."""
+    due = datetime.fromisoformat(due)
+    with transaction.atomic():
+        game = (GameState.objects.select_for_update().filter(pk=table_id, timer_at=due)
+                .only("version", "deadline", "timer_at").first())
+        if game is None or game.deadline is None:
+            return False
+        version, deadline = game.version, game.deadline
+        GameState.objects.filter(pk=table_id).update(timer_at=deadline)
+        transaction.on_commit(lambda: _schedule_timer(table_id, version, deadline))
         return True
 
 
@@ -903,11 +921,18 @@ class _Change:
                                   audience=audience))
         timer = (timer_next(state=self.state, seats=self.clocks(),
                             turn_timeout=self.table.turn_timeout) if bump_version else None)
-        deadline = timezone.now() + timedelta(seconds=timer[1]) if timer else None
+        now = timezone.now()
+        deadline = now + timedelta(seconds=timer[1]) if timer else None
+        # A task due no later than the new deadline is on its way: it re-arms for this one
+        # (game_timer_rearm), so most actions publish nothing to Celery.
+        send_timer = deadline is not None and not (
+            game.timer_at is not None and now <= game.timer_at <= deadline)
         fields = {"seq": seq, "control": self.control}
         if bump_version:
             fields.update(version=version, state=self.state, phase=self.phase, hand=self.hand,
                           deadline=deadline, timer_kind=timer[0] if timer else "")
+            if send_timer:
+                fields["timer_at"] = deadline
         # Compare-and-set: on SQLite there is no row lock, so the version decides.
         if not GameState.objects.filter(pk=game.pk, version=old_version).update(
             updated_at=timezone.now(), **fields
@@ -935,8 +960,9 @@ class _Change:
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
         _outbox(table_id).append((messages, sorted(self.vacated)))
-        if timer:
-            transaction.on_commit(lambda: _schedule_timer(table_id, version, timer[1]))
+        if send_timer:
+            game.timer_at = deadline
+            transaction.on_commit(lambda: _schedule_timer(table_id, version, deadline))
         if self.ended_hand is not None:
             hand_id = self.ended_hand.pk
             transaction.on_commit(lambda: _schedule_settlement(hand_id))
@@ -1032,11 +1058,12 @@ class _Outbox:
             publish_lock_give_back(self.held)
 
 
-def _schedule_timer(table_id, version, delay):
+def _schedule_timer(table_id, version, due):
     from games.tasks import table_timer
 
+    delay = max(0.0, (due - timezone.now()).total_seconds())
     try:
-        table_timer.apply_async((table_id, version), countdown=delay)
+        table_timer.apply_async((table_id, version, due.isoformat()), countdown=delay)
     except Exception:  # the sweeper finds the deadline
         logger.exception("could not schedule the timer of table %s", table_id)
 
