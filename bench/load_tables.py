@@ -8,7 +8,8 @@ daphne, a Celery worker and beat) in a temporary directory, with the deal unpace
 the real 8 s declaration window (P1): a shorter window closes before the clients' declarations
 arrive once the server is loaded, and a first hand without a declaration is redealt. With --url it uses a
 running server instead (then DATABASE_URL must point at that server's database, because
-users, tables and sessions are made through the ORM).
+users, tables and sessions are made through the ORM, and SECRET_KEY or TRACTOR_DATA_DIR must
+give the server's secret key, which signs the sessions).
 
 Each client reads only its own messages (its view) and plays what 托管 would: the lowest
 legal play computed from its own hand and the current lead; the dealer buries the kitty as
@@ -20,6 +21,19 @@ clients has received the update of that action. Then, in the same run, a bare ec
 baseline: N groups of four sockets of one user on config.consumers.PingConsumer (a
 group_send through Redis to four sockets, no game logic, no database), closed loop like
 the tables. Both print actions per second and p50/p99 in ms.
+
+Open loop, human pace (--pace SECONDS): each seat acts that long after its turn comes, so a
+table makes about one action per SECONDS whatever the server's speed. Tables are added
+--ramp at a time (the first step --tables); each step measures for --seconds once its new
+tables play, and the ramp stops at the first step whose p99 (action to every receiver)
+passes --p99-limit ms or that loses an action (sent, not refused, and not heard by all
+four within 5 s) or a socket. It prints the number of tables held: the last step that passed.
+
+    .venv/bin/python bench/load_tables.py --pace 2 --tables 100 --ramp 100 --max-tables 1500
+
+The embedded server is started with the socket limits per address and per user raised (every
+client connects from 127.0.0.1); a server given with --url needs GAMES_SOCKETS_PER_ADDRESS
+raised the same way, or it closes the sockets past 50 with 4429.
 """
 
 import argparse
@@ -53,6 +67,7 @@ def start_embedded(data_dir, port):
     env = dict(os.environ, PORT=str(port), TRACTOR_DATA_DIR=str(data_dir),
                GAMES_TIMER_OVERRIDES="deal=0",
                GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0", GAMES_SOCKET_RATE="100",
+               GAMES_SOCKETS_PER_ADDRESS="100000", GAMES_SOCKETS_PER_USER="100",
                LOG_LEVEL="WARNING")
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
@@ -82,7 +97,7 @@ def django_setup(database_url):
     django.setup()
 
 
-def make_players(n_tables, tag):
+def make_players(n_tables, tag, echo=True):
     """4 × n users with sessions, n tables with everyone seated; returns [(table id, [cookies])]
     and n echo cookies (one user per echo group)."""
     from django.conf import settings
@@ -96,8 +111,8 @@ def make_players(n_tables, tag):
     def cookie_for(user):
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0] if hasattr(
-            settings, "AUTHENTICATION_BACKENDS") else "django.contrib.auth.backends.ModelBackend"
+        # The backend that loads users (the first one, axes, only refuses sign-ins).
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
@@ -113,7 +128,8 @@ def make_players(n_tables, tag):
             table_sit(table_id=table.pk, user=user, seat=seat)
         tables.append((table.pk, [cookie_for(u) for u in users]))
     echo = [cookie_for(user_create(username=f"{tag}-echo{t}", password=None,
-                                   display_name=f"Echo {t}")) for t in range(n_tables)]
+                                   display_name=f"Echo {t}"))
+            for t in range(n_tables if echo else 0)]
     return tables, echo
 
 
@@ -125,6 +141,10 @@ class Stats:
         self.latencies = []
         self.measuring = False
         self.errors = {}
+        self.closed = {}  # close code -> sockets the server closed
+
+    def closed_by_server(self, code):
+        self.closed[code] = self.closed.get(code, 0) + 1
 
     def add(self, seconds):
         if self.measuring:
@@ -162,18 +182,43 @@ class TableRun:
     def rejected(self, version):
         self.pending.pop(version + 1, None)
 
+    def lost(self, older_than):
+        """Actions sent before `older_than` that not all four heard: counted once."""
+        late = [v for v, (sent, _) in self.pending.items() if sent < older_than]
+        for version in late:
+            del self.pending[version]
+        return len(late)
+
 
 class Client:
-    def __init__(self, run, seat, ws):
+    def __init__(self, run, seat, ws, pace=None):
         from games.engine.registry import get_variant
 
-        self.run, self.seat, self.ws = run, seat, ws
+        self.run, self.seat, self.ws, self.pace = run, seat, ws, pace
         self.variant = get_variant("classic")
         self.view = self.table = self.version = self.seq = None
         self.acted = None  # the version this client last acted on
+        self.thinking = None  # with a pace: the version this client will act on
 
     async def loop(self, stop):
         await self.ws.send(json.dumps({"type": "hello", "seq": None}))
+        try:
+            await self._read(stop)
+        except websockets.exceptions.ConnectionClosedError:
+            pass
+        if not stop.is_set() and self.ws.close_code is not None:
+            self.run.stats.closed_by_server(self.ws.close_code)
+
+    async def _act(self, version, action):
+        if self.pace is not None:
+            await asyncio.sleep(self.pace)
+            if self.version != version or self.acted == version:
+                return  # the table moved on meanwhile; the new message decides again
+        self.acted = version
+        self.run.sent(version)
+        await self.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+
+    async def _read(self, stop):
         async for raw in self.ws:
             if stop.is_set():
                 return
@@ -197,11 +242,13 @@ class Client:
             self.view, self.table = msg["view"], msg["table"]
             self.version, self.seq = msg["version"], msg["seq"]
             action = self.decide()
-            if action is not None and self.acted != self.version:
-                self.acted = self.version
-                self.run.sent(self.version)
-                await self.ws.send(json.dumps(
-                    {"type": "action", "version": self.version, "action": action}))
+            if action is None or self.acted == self.version:
+                continue
+            if self.pace is None:
+                await self._act(self.version, action)
+            elif self.thinking != self.version:
+                self.thinking = self.version
+                asyncio.create_task(self._act(self.version, action))
 
     def decide(self):
         from games.engine.cards import face_of, parse_cards
@@ -293,6 +340,62 @@ async def run_tables(servers, tables, seconds, warmup):
     return stats, elapsed
 
 
+async def run_open(servers, add_tables, args):
+    """The ramp of --pace: returns the number of tables held (0: not even the first step)."""
+    stats = Stats()
+    stop = asyncio.Event()
+    runs, tasks = [], []
+    sem = asyncio.Semaphore(20)
+    held, step = 0, args.tables
+
+    async def open_client(run, seat, table_id, cookie):
+        base, origin = servers[seat % len(servers)]
+        async with sem:
+            ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
+        client = Client(run, seat, ws, pace=args.pace)
+        tasks.append(asyncio.create_task(client.loop(stop)))
+        return client
+
+    while len(runs) < args.max_tables:
+        # Users, tables and sessions through the ORM, in a thread: the clients keep playing.
+        tables = await asyncio.to_thread(add_tables, min(step, args.max_tables - len(runs)))
+        new = []
+        for table_id, cookies in tables:
+            run = TableRun(table_id, stats)
+            runs.append(run)
+            new += [open_client(run, seat, table_id, cookies[seat]) for seat in range(4)]
+        leaders = [c for c in await asyncio.gather(*new) if c.seat == 0]
+        waited = time.perf_counter()
+        while time.perf_counter() - waited < args.warmup:
+            playing = sum(1 for c in leaders if c.view and c.view["phase"] == "play")
+            if playing >= 0.9 * len(leaders):
+                break
+            await asyncio.sleep(0.5)
+        for run in runs:  # what the warm-up left pending is not this step's
+            run.lost(time.perf_counter())
+        stats.latencies, stats.errors, stats.closed = [], {}, {}
+        stats.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        elapsed = time.perf_counter() - started
+        await asyncio.sleep(5)  # actions of the window's last 5 s get their 5 s too
+        lost = sum(run.lost(started + elapsed) for run in runs)
+        lat = sorted(stats.latencies)
+        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("inf")
+        print(stats.report(f"pace {args.pace} s, {len(runs)} tables", elapsed) +
+              f"; lost {lost}; closed {stats.closed}; refusals {stats.errors}", flush=True)
+        if p99 > args.p99_limit or lost or stats.closed:
+            break
+        held = len(runs)
+        step = args.ramp or args.tables
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return held
+
+
 async def run_echo(servers, cookies, seconds, warmup):
     """Closed loop per group: the next socket pings when the last pong reached all four."""
     stats = Stats()
@@ -337,6 +440,14 @@ def main():
     parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000, or several "
                                       "separated by commas (clients alternate between them); "
                                       "needs DATABASE_URL of its database")
+    parser.add_argument("--pace", type=float,
+                        help="open loop: each seat acts this many seconds after its turn comes, "
+                             "tables added --ramp at a time until p99 or losses give out")
+    parser.add_argument("--ramp", type=int, help="tables added per step of --pace (default "
+                                                 "--tables)")
+    parser.add_argument("--max-tables", type=int, default=3000)
+    parser.add_argument("--p99-limit", type=float, default=300,
+                        help="ms, action to every receiver, that a step of --pace may not pass")
     args = parser.parse_args()
 
     platform = None
@@ -350,19 +461,32 @@ def main():
         platform = start_embedded(tmp, port)
         base_http = [f"http://127.0.0.1:{port}"]
         database_url = f"sqlite:///{tmp}/db.sqlite3"
+        # The sessions made here must be signed with the server's key, kept in its data dir.
+        os.environ["TRACTOR_DATA_DIR"] = tmp
     try:
         django_setup(database_url)
         tag = f"b{random.randrange(10**6)}"
+        servers = [(u.replace("http", "ws", 1), u) for u in base_http]
+        if args.pace is not None:
+            batches = iter(range(10**6))
+
+            def add_tables(n):
+                return make_players(n, f"{tag}-{next(batches)}", echo=False)[0]
+
+            held = asyncio.run(run_open(servers, add_tables, args))
+            print(f"held {held} tables at a pace of {args.pace} s per action "
+                  f"(p99 <= {args.p99_limit:.0f} ms, nothing lost)", flush=True)
+            return
         set_up = time.perf_counter()
         tables, echo = make_players(args.tables, tag)
         print(f"set up {args.tables} tables in {time.perf_counter() - set_up:.1f} s", flush=True)
-        servers = [(u.replace("http", "ws", 1), u) for u in base_http]
         stats, elapsed = asyncio.run(run_tables(servers, tables, args.seconds, args.warmup))
         from games.models import Hand
 
         hands = Hand.objects.filter(table_id__in=[t for t, _ in tables], ended_at__isnull=False)
         print(stats.report(f"tables (N={args.tables})", elapsed) +
-              f"; {hands.count()} hands played to the end; refusals {stats.errors}", flush=True)
+              f"; {hands.count()} hands played to the end; refusals {stats.errors}; "
+              f"closed {stats.closed}", flush=True)
         time.sleep(10)  # let the server finish the tables' disconnections first
         echo_stats, echo_elapsed = asyncio.run(
             run_echo(servers, echo, args.seconds, min(args.warmup, 3)))

@@ -1,3 +1,4 @@
+import gc
 import os
 from http import HTTPStatus
 
@@ -36,3 +37,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far lives as long as the process: move it out of the collector's way,
+# so a full collection under load walks only what requests made (one over the start-up heap
+# with thousands of sockets open was measured pausing daphne for about 600 ms).
+gc.collect()
+gc.freeze()

@@ -16,6 +16,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -182,6 +183,12 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
 
     async def table_message(self, event):
         await self.send_json(event["message"])
+
+    @classmethod
+    async def encode_json(cls, content):
+        # orjson: every update goes out to four seats and the spectators, several times
+        # faster than json.dumps. Views may key dicts by seat number, as json.dumps allows.
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class PlayerConsumer(_TableSocket):

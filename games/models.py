@@ -35,6 +35,10 @@ class GameState(models.Model):
     )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timer_kind = models.CharField(max_length=16, blank=True)
+    # When the timer task last sent to Celery for this table is due (None: none sent). A
+    # change whose deadline is no earlier sends none: that task, finding its version stale,
+    # starts the one for the deadline then (games.services.game_timer_rearm).
+    timer_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -17,7 +17,7 @@ publish lock after all of them.
 import logging
 import threading
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -141,6 +141,24 @@ def game_timer_fire(*, table_id, version):
         for action in firing.actions:
             change.engine_step(action)
         change.commit()
+        return True
+
+
+def game_timer_rearm(*, table_id, due):
+    """A timer task due at `due` (ISO 8601) found its version stale. If it was the table's
+    last task sent (GameState.timer_at) and a deadline is set, send the task for that
+    deadline: changes whose deadline came later sent none (_Change.commit). Locks the
+    GameState row, so a change committing meanwhile sees the new timer_at. A lost task is
+    the sweeper's (game_timers_sweep). Returns whether a task was sent."""
+    due = datetime.fromisoformat(due)
+    with transaction.atomic():
+        game = (GameState.objects.select_for_update().filter(pk=table_id, timer_at=due)
+                .only("version", "deadline", "timer_at").first())
+        if game is None or game.deadline is None:
+            return False
+        version, deadline = game.version, game.deadline
+        GameState.objects.filter(pk=table_id).update(timer_at=deadline)
+        transaction.on_commit(lambda: _schedule_timer(table_id, version, deadline))
         return True
 
 
@@ -613,15 +631,22 @@ class _Change:
 
     @classmethod
     def begin(cls, table_id):
-        try:
-            game = (
-                GameState.objects.select_for_update(of=("self",))
-                .select_related("table", "hand", "match")
-                .get(table_id=table_id)
-            )
-        except GameState.DoesNotExist:
-            raise ActionError("no_such_table", "there is no such table") from None
-        seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
+        # One locking read: the four seats (with their users) joined to the table, its game
+        # row (the one locked) and the running hand, instead of a read of the game and one
+        # of the seats.
+        seats = list(
+            Seat.objects.select_for_update(of=("table__game",))
+            .filter(table_id=table_id, table__game__isnull=False)
+            .select_related("user", "table__game__hand", "table__game__match")
+            .order_by("number")
+        )
+        if not seats:
+            raise ActionError("no_such_table", "there is no such table")
+        table = seats[0].table
+        game = table.game
+        game.table = table
+        for seat in seats:
+            seat.table = table
         return cls(game, seats)
 
     @property
@@ -983,11 +1008,17 @@ class _Change:
             # (a new version) does not give the others more time.
             deadline = game.deadline
             timer = ("ready", max((deadline - now).total_seconds(), 0.0))
+        # A task due no later than the new deadline is on its way: it re-arms for this one
+        # (game_timer_rearm), so most actions publish nothing to Celery.
+        send_timer = deadline is not None and not (
+            game.timer_at is not None and now <= game.timer_at <= deadline)
         fields = {"seq": seq, "control": self.control}
         if bump_version:
             fields.update(version=version, state=self.state, phase=self.phase, hand=self.hand,
                           deadline=deadline, timer_kind=timer[0] if timer else "",
                           match=self.match)
+            if send_timer:
+                fields["timer_at"] = deadline
         # Compare-and-set: on SQLite there is no row lock, so the version decides.
         if not GameState.objects.filter(pk=game.pk, version=old_version).update(
             updated_at=timezone.now(), **fields
@@ -997,14 +1028,15 @@ class _Change:
             GameEvent.objects.bulk_create(rows)
         except IntegrityError:
             raise ActionError("stale_version", "the table has moved on") from None
-        try:
-            with transaction.atomic():
-                for number in self.dirty_seats:
-                    row = self.seats[number]
-                    Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
-        except IntegrityError:
-            # The same user (or bot) was seated at another table at the same moment.
-            raise ActionError("already_seated", "that player already has a seat") from None
+        if self.dirty_seats:
+            try:
+                with transaction.atomic():
+                    for number in self.dirty_seats:
+                        row = self.seats[number]
+                        Seat.objects.filter(pk=row.pk).update(user=row.user, ready=row.ready)
+            except IntegrityError:
+                # The same user (or bot) was seated at another table at the same moment.
+                raise ActionError("already_seated", "that player already has a seat") from None
         if all(s.user_id is None for s in self.seats) and self.table.base_stake is not None:
             # P8: the next first player sets the stake again.
             Table.objects.filter(pk=self.table.pk).update(base_stake=None)
@@ -1016,8 +1048,9 @@ class _Change:
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
         _outbox(table_id).append((messages, sorted(self.vacated)))
-        if timer:
-            transaction.on_commit(lambda: _schedule_timer(table_id, version, timer[1]))
+        if send_timer:
+            game.timer_at = deadline
+            transaction.on_commit(lambda: _schedule_timer(table_id, version, deadline))
         if self.ended_hand is not None:
             hand_id = self.ended_hand.pk
             transaction.on_commit(lambda: _schedule_settlement(hand_id))
@@ -1112,11 +1145,12 @@ class _Outbox:
             publish_lock_give_back(self.held)
 
 
-def _schedule_timer(table_id, version, delay):
+def _schedule_timer(table_id, version, due):
     from games.tasks import table_timer
 
+    delay = max(0.0, (due - timezone.now()).total_seconds())
     try:
-        table_timer.apply_async((table_id, version), countdown=delay)
+        table_timer.apply_async((table_id, version, due.isoformat()), countdown=delay)
     except Exception:  # the sweeper finds the deadline
         logger.exception("could not schedule the timer of table %s", table_id)
 

@@ -7,6 +7,7 @@ from celery import shared_task
 from games.services import (
     ActionError,
     game_timer_fire,
+    game_timer_rearm,
     game_timers_sweep,
     hand_settle,
     hands_settle_sweep,
@@ -16,10 +17,12 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
-def table_timer(table_id, version):
-    """The table's timer for `version` ran out; a stale version does nothing."""
+def table_timer(table_id, version, due=None):
+    """The table's timer for `version` ran out; a stale version fires nothing, and sends the
+    task for the table's current deadline if later changes sent none (game_timer_rearm)."""
     try:
-        game_timer_fire(table_id=table_id, version=version)
+        if not game_timer_fire(table_id=table_id, version=version) and due is not None:
+            game_timer_rearm(table_id=table_id, due=due)
     except ActionError as error:  # e.g. the table is gone; nothing to retry
         logger.info("timer of table %s v%s: %s", table_id, version, error.code)
 

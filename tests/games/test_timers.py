@@ -20,10 +20,12 @@ from games.services import (
     game_seat_connect,
     game_seat_disconnect,
     game_timer_fire,
+    game_timer_rearm,
     game_timers_sweep,
     hand_settle,
     hands_settle_sweep,
 )
+from games.tasks import table_timer
 from games.timers import (
     SeatClock,
     timeouts_put_on_auto,
@@ -194,6 +196,30 @@ def test_a_stale_timer_does_nothing(seated_table, helpers):
     assert game_timer_fire(table_id=table.pk, version=stale) is False
     after = helpers.game_of(table)
     assert (after.version, after.seq, after.state) == (game.version, game.seq, game.state)
+
+
+@service
+def test_a_later_deadline_sends_no_task_and_the_stale_task_sends_the_one_due(
+        seated_table, helpers, settings):
+    """Each play's deadline is the turn timeout from now, later than the timer task already
+    sent: no play sends one. That task, run with its stale version, sends the task for the
+    table's deadline then, once; a task that is not the last one sent sends nothing."""
+    settings.GAMES_TIMER_OVERRIDES = {"declare": 120}
+    table, users = seated_table(turn_timeout=300)
+    helpers.start_hand(table, users)
+    helpers.play_to_bury(table, users)
+    sent = helpers.game_of(table)
+    assert sent.timer_at is not None and sent.timer_at <= sent.deadline
+    for _ in range(3):  # the bury, the lead, a follow
+        helpers.act_lowest(table, users)
+    game = helpers.game_of(table)
+    assert game.deadline > sent.deadline and game.timer_at == sent.timer_at
+    earlier = (sent.timer_at - timedelta(seconds=1)).isoformat()
+    assert game_timer_rearm(table_id=table.pk, due=earlier) is False
+    table_timer(table.pk, sent.version, sent.timer_at.isoformat())
+    after = helpers.game_of(table)
+    assert (after.version, after.timer_at) == (game.version, game.deadline)
+    assert game_timer_rearm(table_id=table.pk, due=sent.timer_at.isoformat()) is False
 
 
 @service
