@@ -17,7 +17,6 @@ from accounts.selectors import api_token_of, ledger_history, point_balance, user
 from accounts.services import api_token_create, api_token_revoke, user_prefs_set
 from games import services as game_services
 from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
-from games.timers import timer_lengths
 from games.variants import descriptor, descriptor_or_none, level_name
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
@@ -117,8 +116,6 @@ def table(request, table_id):
         # What the script knows of the rule set (its descriptor).
         "variant": {"id": rules.id, "label": in_language(rules.label),
                     "partnerships": rules.partnerships, "plays_matches": rules.plays_matches},
-        # The countdown: seconds per timer kind at this table (games.timers).
-        "timers": timer_lengths(variant=table.variant, turn_timeout=table.turn_timeout),
         "lobby": reverse("ui:lobby"),
         "profile": reverse("ui:profile"),
         # A finished hand's replay: "{hand}" stands for the hand_id of hand_started/settled.
