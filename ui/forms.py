@@ -10,6 +10,19 @@ from lobby.models import Room
 from ui.messages import in_language
 
 
+class BotsPlayForm(forms.Form):
+    """"Play against bots": only the game; the table takes its defaults (ui.views)."""
+
+    prefix = "bots"  # beside the new-table form on the lobby
+    variant = forms.ChoiceField(label=_("Game"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        variants = descriptors()
+        self.fields["variant"].choices = [(d.id, in_language(d.label)) for d in variants]
+        self.fields["variant"].initial = variants[0].id if variants else None
+
+
 class TableCreateForm(forms.Form):
     """A new table: the rule set and its options come from the registered variants'
     descriptors, read when the form is made (in the reader's language)."""
