@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.chat import PHRASES
 from games.variants import descriptor_or_none
+from lobby.services import DEFAULT_ROOM
 
 # Error codes of games.services / the engine / the sockets (docs/protocol.md).
 ERRORS = {
@@ -141,6 +142,11 @@ SEAT_PLACES = (_("East"), _("North"), _("West"), _("South"))
 def in_language(texts):
     """One of a descriptor's {"en": ..., "zh": ...} texts, in the active language (else English)."""
     return texts.get((get_language() or "en").split("-")[0]) or texts["en"]
+
+
+def room_label(room):
+    """A room's name; the room every site starts with, in the reader's language."""
+    return str(_("Main room")) if room.name == DEFAULT_ROOM else room.name
 
 
 def variant_label(variant_id):

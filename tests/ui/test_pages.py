@@ -144,3 +144,10 @@ def test_the_table_page_sends_no_timer_lengths(client, player):
     client.post(reverse("ui:table_bots_play"), {"bots-variant": "classic"})
     config = client_config(client.get(reverse("ui:table", args=[Table.objects.get().pk])))
     assert "timers" not in config
+
+
+def test_the_chinese_lobby_names_the_main_room_in_chinese(client, player):
+    room_default_get_or_create()
+    page = client.get(reverse("ui:lobby"), HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    assert "大厅" in page and "Main room" not in page
+    assert 'rel="icon"' in page
