@@ -27,7 +27,11 @@ def _with_language(response, language):
 
 
 def register(request):
-    form = RegistrationForm(request.POST or None)
+    # The sign-up form starts in the language the browser asked for (LocaleMiddleware).
+    language = translation.get_language_from_request(request)
+    initial = {"preferred_language": language if language in dict(settings.LANGUAGES) else
+               settings.LANGUAGE_CODE}
+    form = RegistrationForm(request.POST or None, initial=initial)
     if request.method == "POST" and is_ratelimited(
             request, group="register", key="ip", method="POST", increment=True,
             rate=settings.ACCOUNTS_REGISTRATIONS_PER_ADDRESS):

@@ -53,7 +53,8 @@ def table_public(*, table, seats, control, version):
 
 def game_view(*, game, seats, seat):
     """The engine's view of the table's hand for `seat` (None: the spectators), with what
-    the platform adds: the running timer (`timer`) and the match (`match`). None before the
+    the platform adds: the running timer (`timer`), the match (`match`) and the hand's id
+    (`hand_id`, for its replay). None before the
     first hand. `game` is the GameState as committed, `seats` the table's Seat rows."""
     state = game.state
     if state is None:
@@ -62,6 +63,7 @@ def game_view(*, game, seats, seat):
     view = machine.view(state, seat)
     view["timer"] = _timer_view(game, seats, machine)
     view["match"] = _match_view(game.match) if game.match_id else None
+    view["hand_id"] = game.hand_id
     return view
 
 

@@ -249,6 +249,39 @@ def table_create(*, room, user, variant, base_stake, options=None, cap=None, tur
         return change.table
 
 
+BOTS_PER_TABLE = 3
+
+
+def table_bots_play(*, room, user, variant, base_stake=1, options=None, turn_timeout=25):
+    """"Play against bots": a new table with `user` in seat 0, three bots they back in the
+    other seats (table_bot_add) and `user` ready, so the first hand starts at once; one
+    transaction, so a player who cannot afford it leaves no table behind.
+
+    The cap is the variant's default (its worst loss, RULES P8b) when the player's balance
+    covers what sitting and backing three bots needs (cap × stake each, four times), else the
+    largest cap it covers; `bots_balance_too_low` (with `need`, for cap 1) when not even
+    cap 1 is. Returns the table."""
+    options, worst = _table_rules_clean(variant=variant, options=options,
+                                        turn_timeout=turn_timeout, cap=None)
+    if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
+        raise ActionError("bad_stake", "a base stake is 1 or more")
+    seats = 1 + BOTS_PER_TABLE
+    cap = min(worst, _balance(user.pk) // (seats * base_stake))
+    if cap < 1:
+        need = seats * stake_required_balance(cap=1, base_stake=base_stake)
+        raise ActionError("bots_balance_too_low",
+                          f"playing against bots needs {need} points", need=need)
+    with _table_atomic():
+        table = table_create(room=room, user=user, variant=variant, base_stake=base_stake,
+                             options=options, cap=cap, turn_timeout=turn_timeout)
+        for seat in range(1, seats):
+            table_bot_add(table_id=table.pk, user=user, seat=seat)
+        change = _Change.begin(table.pk)
+        change.ready(0)
+        change.commit()
+        return change.table
+
+
 def table_settings_change(*, table_id, name=None, room=None, variant=None, options=None,
                           cap=None, turn_timeout=None, base_stake=None):
     """Change a table's settings (an operator, in the admin), each argument left None kept.

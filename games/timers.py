@@ -68,15 +68,6 @@ def timer_length(*, variant, kind, turn_timeout):
     return turn_timeout if seconds is None else seconds
 
 
-def timer_lengths(*, variant, turn_timeout):
-    """Seconds of each timer a player waits on at such a table, and "auto" for a seat on
-    托管: what the page counts down. The deal paces itself and waits on nobody."""
-    lengths = {kind: timer_length(variant=variant, kind=kind, turn_timeout=turn_timeout)
-               for kind in descriptor(variant).timers if kind != "deal"}
-    lengths["auto"] = settings.GAMES_AUTO_DELAY
-    return lengths
-
-
 def bot_delay():
     """How long a bot takes (uniform in GAMES_BOT_DELAY), so it looks like a player."""
     return random.uniform(*settings.GAMES_BOT_DELAY)

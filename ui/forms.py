@@ -7,7 +7,20 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.variants import descriptor, descriptors
 from lobby.models import Room
-from ui.messages import in_language
+from ui.messages import in_language, room_label
+
+
+class BotsPlayForm(forms.Form):
+    """"Play against bots": only the game; the table takes its defaults (ui.views)."""
+
+    prefix = "bots"  # beside the new-table form on the lobby
+    variant = forms.ChoiceField(label=_("Game"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        variants = descriptors()
+        self.fields["variant"].choices = [(d.id, in_language(d.label)) for d in variants]
+        self.fields["variant"].initial = variants[0].id if variants else None
 
 
 class TableCreateForm(forms.Form):
@@ -31,6 +44,7 @@ class TableCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         variants = descriptors()
+        self.fields["room"].label_from_instance = room_label
         variant = self.fields["variant"]
         variant.choices = [(d.id, in_language(d.label)) for d in variants]
         variant.initial = variants[0].id if variants else None

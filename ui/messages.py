@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.chat import PHRASES
 from games.variants import descriptor_or_none
+from lobby.services import DEFAULT_ROOM
 
 # Error codes of games.services / the engine / the sockets (docs/protocol.md).
 ERRORS = {
@@ -35,6 +36,8 @@ ERRORS = {
                          "{need} points. Choose a smaller cap (封顶) or stake."),
     "bad_cap": _("The cap (封顶) must be a whole number from 1 up to the game's worst loss."),
     "bad_stake": _("The base stake must be 1 or more."),
+    "bots_balance_too_low": _("Playing against three bots needs at least {need} points: "
+                              "your own stake and the stake you back each bot with."),
     "bad_seat": _("There is no such seat."),
     "not_seated": _("You have no seat at this table."),
     "not_your_seat": _("You can only act for your own seat."),
@@ -57,18 +60,10 @@ GENERIC_ERROR = _("That action was refused.")
 
 # Labels and sentences the table script shows. {n}, {suit} and the like are filled in there.
 LABELS = {
-    # follow explanations (illegal_follow): the script picks one from the lead's shape
-    "follow_single": _("You must follow with {suit} while you hold any."),
-    "follow_pair": _("You must follow with a pair of {suit} if you hold one."),
-    "follow_pairs": _("You must follow with pairs of {suit} (up to {n}) while you hold them."),
-    "follow_tractor": _("You must follow with a tractor (拖拉机) of {suit} if you hold one, "
-                        "else with pairs of {suit}."),
-    "follow_count": _("Play exactly {n} cards."),
     "bury_count": _("Select exactly {n} cards to bury (埋底)."),
-    "suit_S": _("spades"), "suit_H": _("hearts"), "suit_C": _("clubs"), "suit_D": _("diamonds"),
-    "suit_T": _("trumps (主)"),
     "phase_waiting": _("Waiting for four players to press Ready"),
-    "phase_deal": _("Dealing — declare trump (亮主) now"),
+    "phase_deal": _("Dealing (发牌)"),
+    "phase_deal_calls": _("Dealing — declare trump (亮主) now"),
     "phase_declare": _("Last chance to declare (亮主)"),
     "phase_bid": _("Bidding (叫分)"),
     "phase_trump": _("The dealer names trump"),
@@ -95,6 +90,33 @@ LABELS = {
     "defender_total": _("Defenders' points: {n}"),
     "stake": _("Base stake: {n}"),
     "throw_failed": _("{name}'s throw (甩牌) failed: only {cards} was played"),
+    # What the server says a call is (the view's `calls` and declarations' `kind`).
+    "call_declare": _("Declare (亮主) {cards}"),
+    "call_reinforce": _("Reinforce (加固) {cards}"),
+    "call_counter": _("Counter (反主) {cards}"),
+    "kind_declare": _("declared (亮主)"),
+    "kind_reinforce": _("reinforced (加固)"),
+    "kind_counter": _("countered (反主)"),
+    "declared_cards": _("{name} {kind}: {cards}"),
+    "declared_count": _("{name} {kind}: {n} cards, suit hidden (暗叫)"),
+    "trump_hidden": _("hidden until the deal ends (暗叫)"),
+    "bid_history": _("Bids (叫分)"),
+    "bid_of": _("{name}: {n}"),
+    "pass_of": _("{name}: pass"),
+    "contract": _("Contract (叫分) {n}, odds × {m}"),
+    "dealer_alone": _("The dealer plays alone against the other three"),
+    "surrendered": _("{name} surrendered (投降)"),
+    "special": _("{name}: special hand (特殊牌) {special}, {n} × contract"),
+    "match_of": _("Match {n} · hand {k}"),
+    "match_won": _("{names} win the match (打过A) in {n} hands!"),
+    "match_new": _("A new match starts at the first level."),
+    "levels_team": _("{names}: level {before} → {after}"),
+    "last_bonus": _("Last trick (扣底): {points} × {m} = {bonus}"),
+    "cap_applied": _("Cap (封顶) applied: losses cut to {cap} points"),
+    "would_paid": _("{name}: would have paid {would}, paid {paid}"),
+    "result_stake": _("Base stake {n}: each seat's points below"),
+    "replay": _("Replay of this hand"),
+    "ready_timer": _("press Next hand before the time runs out, or you stand up"),
     "you": _("you"),
     "add_bot": _("Add bot"), "sit": _("Sit"),
     "replaced": _("This seat was opened in another window or tab."),
@@ -129,6 +151,11 @@ SEAT_PLACES = (_("East"), _("North"), _("West"), _("South"))
 def in_language(texts):
     """One of a descriptor's {"en": ..., "zh": ...} texts, in the active language (else English)."""
     return texts.get((get_language() or "en").split("-")[0]) or texts["en"]
+
+
+def room_label(room):
+    """A room's name; the room every site starts with, in the reader's language."""
+    return str(_("Main room")) if room.name == DEFAULT_ROOM else room.name
 
 
 def variant_label(variant_id):

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="ui/home.html"), name="home"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/tables/new/", views.table_create, name="table_create"),
+    path("lobby/tables/bots/", views.table_bots_play, name="table_bots_play"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<int:table_id>/bot/", views.table_bot_add, name="table_bot_add"),

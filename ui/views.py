@@ -18,11 +18,10 @@ from accounts.selectors import api_token_of, ledger_history, point_balance, user
 from accounts.services import api_token_create, api_token_revoke, user_prefs_set
 from games import services as game_services
 from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
-from games.timers import timer_lengths
 from games.variants import descriptor, descriptor_or_none, level_name
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
-from ui.forms import PrefsForm, TableCreateForm, cap_defaults
+from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, cap_defaults
 from ui.messages import (
     LABELS,
     SEAT_PLACES,
@@ -45,7 +44,7 @@ def _int_or_none(value):
 def _lobby_page(request, form, status=200):
     return render(request, "ui/lobby.html", {
         "rooms": lobby_rooms(), "form": form, "my_seat": seat_of(user=request.user),
-        "cap_defaults": cap_defaults(),
+        "cap_defaults": cap_defaults(), "bots_form": BotsPlayForm(),
     }, status=status)
 
 
@@ -69,6 +68,24 @@ def table_create(request):
             room=data["room"] or room_default_get_or_create(), user=request.user,
             variant=data["variant"], base_stake=data["base_stake"], options=form.options(),
             cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"])
+    except game_services.ActionError as error:
+        messages.error(request, action_error_text(error.code, **error.details))
+        return redirect("ui:lobby")
+    return redirect("ui:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def table_bots_play(request):
+    """"Play against bots": a table, the player, three bots and the first hand, in one
+    service call (games.services.table_bots_play)."""
+    form = BotsPlayForm(request.POST)
+    if not form.is_valid():
+        return _lobby_page(request, TableCreateForm(), status=400)
+    try:
+        table = game_services.table_bots_play(room=room_default_get_or_create(),
+                                              user=request.user,
+                                              variant=form.cleaned_data["variant"])
     except game_services.ActionError as error:
         messages.error(request, action_error_text(error.code, **error.details))
         return redirect("ui:lobby")
@@ -118,8 +135,6 @@ def table(request, table_id):
         # What the script knows of the rule set (its descriptor).
         "variant": {"id": rules.id, "label": in_language(rules.label),
                     "partnerships": rules.partnerships, "plays_matches": rules.plays_matches},
-        # The countdown: seconds per timer kind at this table (games.timers).
-        "timers": timer_lengths(variant=table.variant, turn_timeout=table.turn_timeout),
         "lobby": reverse("ui:lobby"),
         "profile": reverse("ui:profile"),
         # A finished hand's replay: "{hand}" stands for the hand_id of hand_started/settled.

@@ -8,9 +8,7 @@
   var L = client.catalog.labels;
   var POSITIONS = ["bottom", "right", "top", "left"]; // play goes counter-clockwise: 下家 on the right
   var RANK_NAMES = { 11: "J", 12: "Q", 13: "K", 14: "A" };
-  var PLAIN_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
-  // Ranks that are trump in every hand of a variant (RULES §3-5); the level rank is added.
-  var PERMANENT = { classic: [], four_deck: ["2"], point_bid: ["2", "7"], guigang: ["10", "2"] };
+  var SUIT_ORDER = ["S", "H", "C", "D"];
   var RECONNECT_MAX_MS = 5000;
 
   var app = document.getElementById("table-app");
@@ -31,14 +29,17 @@
     notice: document.getElementById("notice"),
     controls: document.getElementById("controls"),
     hand: document.getElementById("hand"),
+    calls: document.getElementById("calls"),
     result: document.getElementById("result"),
   };
 
   var game = { version: null, seq: null, view: null, table: null, settled: null, hello: false };
   var selected = {};          // index in the hand -> true
   var handKey = "";           // the hand the selection belongs to
+  var shownHand = [];         // the hand as drawn (the player's sort order)
   var focusIndex = 0;         // roving tab stop in the hand
-  var deadline = null;        // ms timestamp of the pending timeout, for the countdown
+  var deadline = null;        // ms timestamp of the pending timer (the server's), for the countdown
+  var leaving = false;        // "Leave seat" pressed: go to the lobby once the table says so
   var resultDismissed = false;
   var socket = null;
   var reconnectMs = 500;
@@ -65,6 +66,8 @@
     (tokens || []).forEach(function (t) { row.appendChild(Cards.element(t)); });
     return row;
   }
+  function cardsText(tokens) { return (tokens || []).map(Cards.label).join(" "); }
+  function teamNames(team) { return nameOf(team) + " · " + nameOf(team + 2); }
   function button(text, onClick, cls) {
     var b = document.createElement("button");
     b.type = "button";
@@ -147,6 +150,10 @@
     var phase = game.view ? game.view.phase : null;
     if (phase !== prevPhase) { resultDismissed = false; if (phase !== "end") game.settled = null; }
     if (changed) resetDeadline();
+    if (leaving && mySeat() != null && game.table && !game.table.seats[mySeat()].user) {
+      location.href = client.lobby;
+      return;
+    }
     render();
     // Other scripts of the page (chat, trick history, turn cue) listen here instead of
     // opening sockets of their own: one event per message taken, after it was rendered.
@@ -155,10 +162,13 @@
   }
 
   function onEvent(ev) {
-    if (ev.type === "settled") game.settled = ev.points;
+    if (ev.type === "settled") game.settled = ev;
     else if (ev.type === "throw_failed") {
       showNotice(fmt(L.throw_failed, { name: nameOf(ev.seat), cards: ev.played.map(Cards.label).join(" ") }), "info");
     } else if (ev.type === "hand_started") { game.settled = null; clearNotice(); }
+    else if (ev.type === "surrendered") showNotice(fmt(L.surrendered, { name: nameOf(ev.seat) }), "info");
+    else if (ev.type === "match_won") game.matchWon = ev;
+    else if (ev.type === "match_started") game.matchWon = null;
   }
 
   // --- explanations ---------------------------------------------------------------------------
@@ -170,70 +180,40 @@
   function clearNotice() { showNotice("", ""); }
 
   function explain(code, detail) {
-    if (code === "illegal_follow") showNotice(followHint(), "error");
     // The service's message carries the figure a text needs (balance_too_low: the points).
-    else showNotice((client.catalog.errors[code] || client.catalog.error)
+    showNotice((client.catalog.errors[code] || client.catalog.error)
       .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]), "error");
   }
 
-  function isTrump(token, v) {
-    var c = Cards.parse(token);
-    if (c.joker) return true;
-    if (v.trump && c.suit === v.trump) return true;
-    if ((PERMANENT[v.variant] || []).indexOf(c.rank) >= 0) return true;
-    return v.variant !== "point_bid" && v.variant !== "guigang" && c.rank === rankName(v.level);
+  /* What the server says of a card in this hand: [order key, trump]. */
+  function orderOf(token) {
+    var order = game.view && game.view.card_order;
+    return (order && order[token]) || [0, false];
   }
+  function isTrump(token) { return orderOf(token)[1]; }
 
-  /* "You must follow with a pair of hearts": the lead's class and shape in words. */
-  function followHint() {
-    var v = game.view;
-    var lead = v && v.trick && v.trick.plays.length ? v.trick.plays[0] : null;
-    if (!lead) return client.catalog.errors.illegal_follow;
-    var trump = isTrump(lead[0], v);
-    var suit = trump ? L.suit_T : L["suit_" + Cards.parse(lead[0]).suit];
-    var counts = {};
-    lead.forEach(function (t) { counts[t] = (counts[t] || 0) + 1; });
-    var pairRanks = Object.keys(counts).filter(function (t) { return counts[t] >= 2; });
-    var n = selectedTokens().length;
-    var prefix = n !== lead.length ? fmt(L.follow_count, { n: lead.length }) + " " : "";
-    if (!pairRanks.length) return prefix + fmt(L.follow_single, { suit: suit });
-    if (pairRanks.length === 1) return prefix + fmt(L.follow_pair, { suit: suit });
-    if (!trump && adjacentPairs(pairRanks, v)) return prefix + fmt(L.follow_tractor, { suit: suit });
-    return prefix + fmt(L.follow_pairs, { suit: suit, n: pairRanks.length });
-  }
+    // --- time -------------------------------------------------------------------------------------
 
-  /* Two or more plain pairs whose ranks touch in the suit's chain (the level rank left out). */
-  function adjacentPairs(tokens, v) {
-    var chain = PLAIN_ORDER.filter(function (r) { return r !== rankName(v.level); });
-    var idx = tokens.map(function (t) { return chain.indexOf(Cards.parse(t).rank); }).sort(function (a, b) { return a - b; });
-    for (var i = 1; i < idx.length; i++) if (idx[i] !== idx[i - 1] + 1) return false;
-    return true;
-  }
-
-  // --- time -------------------------------------------------------------------------------------
-
-  /* The platform acts when nobody does (RULES §6): show how long the current action has.
-     The server names each phase's timer after the phase and sends the table's lengths. */
+  /* The platform acts when nobody does (RULES §6): the server sends the running timer's
+     deadline, so a reload does not restart the count. */
   function resetDeadline() {
-    var v = game.view;
-    deadline = null;
-    if (!v) return;
-    var t = client.timers;
-    if (!(v.phase in t)) return;
-    var turn = v.turn != null ? seatInfo(v.turn) : null;
-    var seconds = turn && turn.auto ? t.auto : t[v.phase];
-    if (seconds) deadline = Date.now() + seconds * 1000;
+    var t = game.view && game.view.timer;
+    deadline = t && t.deadline ? Date.parse(t.deadline) : null;
   }
 
-  function tick() {
+    function tick() {
     var left = deadline == null ? null : Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
     el.countdown.hidden = left == null;
     if (left != null) {
       el.countdown.textContent = fmt(L.seconds, { n: left });
       el.countdown.classList.toggle("urgent", left <= 5);
     }
-    var mark = app.querySelector(".seat.turn .timer");
-    if (mark) mark.textContent = left == null ? "" : fmt(L.seconds, { n: left });
+    var t = game.view && game.view.timer;
+    var waiting = t ? t.seats : [];
+    app.querySelectorAll(".seat .timer").forEach(function (mark) {
+      var seat = Number(mark.parentNode.parentNode.dataset.seat);
+      mark.textContent = left != null && waiting.indexOf(seat) >= 0 ? fmt(L.seconds, { n: left }) : "";
+    });
   }
 
   // --- rendering --------------------------------------------------------------------------------
@@ -241,7 +221,13 @@
   function render() {
     var v = game.view;
     var phase = v ? v.phase : "waiting";
-    el.phase.textContent = L["phase_" + phase] || phase;
+    var calling = v && v.calls && v.calls.some(function (c) { return c.type === "declare"; });
+    el.phase.textContent = (phase === "deal" && calling ? L.phase_deal_calls : L["phase_" + phase]) || phase;
+    if (v && v.match) el.phase.textContent = fmt(L.match_of, { n: v.match.number, k: v.match.hands }) + " · " + el.phase.textContent;
+    if (v && v.contract != null) el.phase.textContent += " · " + fmt(L.contract, { n: v.contract, m: v.multiplier });
+    if (v && phase === "end" && v.timer && v.timer.kind === "ready" && v.timer.seats.indexOf(mySeat()) >= 0) {
+      el.phase.textContent += " · " + L.ready_timer;
+    }
     if (v && v.turn != null && (phase === "play" || phase === "bury" || phase === "bid" || phase === "trump")) {
       el.phase.textContent += " · " + (v.turn === mySeat() ? L.your_turn : fmt(L.turn_of, { name: nameOf(v.turn) }));
     }
@@ -251,6 +237,7 @@
     el.points.textContent = v ? v.points : 0;
     el.stake.textContent = game.table && game.table.base_stake != null ? game.table.base_stake : "–";
     for (var s = 0; s < 4; s++) renderSeat(s);
+    renderCalls();
     renderTrick();
     renderSide();
     renderHand();
@@ -263,12 +250,48 @@
     if (v.trump) return Cards.SUITS[v.trump];
     if (v.phase === "deal" || v.phase === "declare" || v.phase === "bid" || v.phase === "trump") {
       var last = v.declarations && v.declarations[v.declarations.length - 1];
-      return last && last.cards ? last.cards.map(Cards.label).join(" ") : L.trump_unknown;
+      if (last && last.cards) return cardsText(last.cards);
+      if (last && last.count) return L.trump_hidden;
+      return L.trump_unknown;
     }
     return L.no_trump;
   }
 
-  function renderSeat(seat) {
+  /* Who declared what, in order (hidden declarations: who and how many cards, P11), or
+     the bids of a game with bidding; a dealer playing alone against three. */
+  function renderCalls() {
+    var v = game.view;
+    var box = el.calls;
+    if (!box) return;
+    box.innerHTML = "";
+    if (!v || !v.declarations || !v.declarations.length) { box.hidden = true; return; }
+    box.hidden = false;
+    var bids = v.declarations[0].kind === "bid" || v.declarations[0].kind === "pass";
+    if (bids) {
+      var title = document.createElement("span");
+      title.className = "calls-title";
+      title.textContent = L.bid_history + ":";
+      box.appendChild(title);
+    }
+    v.declarations.forEach(function (d) {
+      var item = document.createElement("span");
+      item.className = "call-item kind-" + d.kind;
+      var name = d.seat != null ? nameOf(d.seat) : "?";
+      if (d.kind === "pass") item.textContent = fmt(L.pass_of, { name: name });
+      else if (d.kind === "bid") item.textContent = fmt(L.bid_of, { name: name, n: d.bid });
+      else if (d.cards) item.textContent = fmt(L.declared_cards, { name: name, kind: L["kind_" + d.kind], cards: cardsText(d.cards) });
+      else item.textContent = fmt(L.declared_count, { name: name, kind: L["kind_" + d.kind], n: d.count });
+      box.appendChild(item);
+    });
+    if (!client.variant.partnerships && v.dealer != null) {
+      var alone = document.createElement("span");
+      alone.className = "call-item";
+      alone.textContent = L.dealer_alone;
+      box.appendChild(alone);
+    }
+  }
+
+    function renderSeat(seat) {
     var box = app.querySelector('.seat[data-pos="' + posOf(seat) + '"]');
     var info = seatInfo(seat);
     var v = game.view;
@@ -313,7 +336,7 @@
     if (info && info.bot) mark(L.bot, "bot");
     if (info && info.auto) mark(L.auto_mark, "auto");
     if (info && info.user && !info.connected && !info.bot) mark(L.offline, "offline");
-    if (info && info.ready && (!v || v.phase === "end")) mark("✓ " + L.ready_mark, "ready");
+    if (info && (info.ready || info.bot) && info.user && (!v || v.phase === "end")) mark("✓ " + L.ready_mark, "ready");
     var timer = document.createElement("span");
     timer.className = "timer";
     marks.appendChild(timer);
@@ -374,38 +397,56 @@
   }
 
   function selectedTokens() {
-    var hand = (game.view && game.view.hand) || [];
+    var hand = shownHand;
     return Object.keys(selected).map(Number).sort(function (a, b) { return a - b; })
       .map(function (i) { return hand[i]; });
   }
 
+  /* The hand in the player's chosen order (client.prefs.sort): "trump" keeps the server's
+     order (trumps first), "suit" groups by printed suit with the server's order inside. */
+  function sortedHand() {
+    var hand = ((game.view && game.view.hand) || []).slice();
+    var bySuit = client.prefs && client.prefs.sort === "suit";
+    function group(t) {
+      if (!bySuit) return isTrump(t) ? 0 : 1;
+      var suit = Cards.parse(t).suit;
+      return suit ? 1 + SUIT_ORDER.indexOf(suit) : 0;
+    }
+    hand.sort(function (a, b) { return group(a) - group(b) || orderOf(a)[0] - orderOf(b)[0]; });
+    return { cards: hand, group: group };
+  }
+
   function renderHand() {
     if (!el.hand) return;
-    var hand = (game.view && game.view.hand) || [];
-    var key = hand.join(",") + "|" + (game.view ? game.view.trump : "");
+    var sorted = sortedHand();
+    var hand = sorted.cards;
+    var key = hand.join(",") + "|" + JSON.stringify(game.view ? game.view.card_order : null);
     // Rebuild only when the hand changed: a card must not vanish under a finger mid-click.
     if (key === handKey && el.hand.children.length === hand.length) return;
     selected = {};
     handKey = key;
+    shownHand = hand;
     focusIndex = Math.min(focusIndex, Math.max(hand.length - 1, 0));
     var hadFocus = el.hand.contains(document.activeElement);
     el.hand.innerHTML = "";
-    var v = game.view;
     hand.forEach(function (token, i) {
       var card = Cards.element(token, "button");
       card.type = "button";
       card.dataset.index = i;
       card.setAttribute("aria-pressed", selected[i] ? "true" : "false");
       card.tabIndex = i === focusIndex ? 0 : -1;
-      if (v && isTrump(token, v)) card.classList.add("trump");
-      if (i > 0 && v && isTrump(hand[i - 1], v) !== isTrump(token, v)) card.classList.add("gap");
-      else if (i > 0 && !isTrump(token, v || {}) && Cards.parse(hand[i - 1]).suit !== Cards.parse(token).suit) card.classList.add("gap");
+      if (isTrump(token)) card.classList.add("trump");
+      // A gap between groups (trumps, then each suit) so the suits read apart.
+      if (i > 0 && (sorted.group(hand[i - 1]) !== sorted.group(token) ||
+          (!isTrump(token) && Cards.parse(hand[i - 1]).suit !== Cards.parse(token).suit))) {
+        card.classList.add("gap");
+      }
       el.hand.appendChild(card);
     });
     if (hadFocus && el.hand.children[focusIndex]) el.hand.children[focusIndex].focus();
   }
 
-  function toggle(i) {
+    function toggle(i) {
     if (selected[i]) delete selected[i]; else selected[i] = true;
     var card = el.hand.children[i];
     if (card) card.setAttribute("aria-pressed", selected[i] ? "true" : "false");
@@ -424,26 +465,22 @@
     if (info && info.auto) box.appendChild(button(L.take_back, function () { send({ type: "take_back" }); }, "warn"));
     if (phase === "waiting" || phase === "end") {
       if (info && !info.ready) box.appendChild(button(phase === "end" ? L.next_hand : L.ready, function () { send({ type: "ready" }); }, "primary"));
-      box.appendChild(button(L.leave, function () { send({ type: "leave" }); location.href = client.lobby; }));
+      box.appendChild(button(L.leave, function () {
+        leaving = true;
+        send({ type: "leave" });
+        // If the answer is lost, the lobby still shows the truth: it reads the seats.
+        setTimeout(function () { location.href = client.lobby; }, 3000);
+      }));
       return;
     }
-    if (phase === "deal" || phase === "declare") declareOptions(v).forEach(function (opt) {
-      box.appendChild(button(L.declare + " " + opt.map(Cards.label).join(" "), function () {
-        send({ type: "declare", cards: opt });
-      }, "declare"));
+    // What the seat may call now, as the server lists it (declarations, bids, trump).
+    (v.calls || []).forEach(function (call) {
+      var action = {};
+      Object.keys(call).forEach(function (k) { if (k !== "kind") action[k] = call[k]; });
+      box.appendChild(button(callLabel(call), function () { send(action); }, "call kind-" + call.kind));
     });
     if (v.turn !== me) return;
-    if (phase === "bid") {
-      var low = v.bidding && v.bidding.bid != null ? v.bidding.bid - 5 : 120;
-      for (var b = low; b >= Math.max(0, low - 20); b -= 5) {
-        (function (amount) { box.appendChild(button(fmt(L.bid, { n: amount }), function () { send({ type: "bid", bid: amount }); })); })(b);
-      }
-      box.appendChild(button(L.pass, function () { send({ type: "bid", bid: null }); }));
-    } else if (phase === "trump") {
-      ["S", "H", "C", "D", null].forEach(function (t) {
-        box.appendChild(button(fmt(L.name_trump, { suit: t ? Cards.SUITS[t] : L.no_trump }), function () { send({ type: "name_trump", trump: t }); }));
-      });
-    } else if (phase === "bury") {
+    if (phase === "bury") {
       var need = (v.kitty || []).length;
       var bury = button(L.bury + " (" + n + "/" + need + ")", function () {
         if (selectedTokens().length !== need) { showNotice(fmt(L.bury_count, { n: need }), "error"); return; }
@@ -461,42 +498,18 @@
     }
   }
 
-  function playSelected() {
+  function callLabel(call) {
+    if (call.kind === "pass") return L.pass;
+    if (call.kind === "bid") return fmt(L.bid, { n: call.bid });
+    if (call.kind === "name_trump") return fmt(L.name_trump, { suit: call.trump ? Cards.SUITS[call.trump] : L.no_trump });
+    return fmt(L["call_" + call.kind] || L.declare, { cards: cardsText(call.cards) });
+  }
+
+    function playSelected() {
     var cards = selectedTokens();
     if (!cards.length) return;
     clearNotice();
     send({ type: "play", cards: cards });
-  }
-
-  /* Classic declarations (RULES §2.2) that would stand now: a level card, a level pair, a joker
-     pair, each only if strictly stronger than the standing one. Other variants decide on the
-     server (hidden declarations), so they get the level-card groups they could show. */
-  function declareOptions(v) {
-    if (!v.hand || v.variant === "point_bid") return [];
-    var levelRank = v.variant === "guigang" ? "10" : rankName(v.level);
-    var counts = {};
-    v.hand.forEach(function (t) { counts[t] = (counts[t] || 0) + 1; });
-    var standing = 0;
-    (v.declarations || []).forEach(function (d) { standing = Math.max(standing, strength(d.cards || [], d.count)); });
-    var out = [];
-    ["S", "H", "C", "D"].forEach(function (s) {
-      var k = counts[s + levelRank] || 0;
-      for (var size = 1; size <= Math.min(k, v.variant === "classic" ? 2 : 4); size++) {
-        var cards = Array(size).fill(s + levelRank);
-        if (strength(cards) > standing) out.push(cards);
-      }
-    });
-    ["LJ", "BJ"].forEach(function (j) {
-      if (v.variant === "classic" && counts[j] >= 2 && strength([j, j]) > standing) out.push([j, j]);
-    });
-    return out;
-
-    function strength(cards, count) {
-      if (v.variant !== "classic") return cards.length || count || 0;
-      if (cards[0] === "BJ" && cards.length === 2) return 4;
-      if (cards[0] === "LJ" && cards.length === 2) return 3;
-      return cards.length;
-    }
   }
 
   function renderResult() {
@@ -506,20 +519,45 @@
     box.hidden = false;
     var r = v.result;
     var stake = game.table && game.table.base_stake;
+    var settled = game.settled && game.settled.hand_id === v.hand_id ? game.settled : null;
     var winner = document.getElementById("result-winner");
     if (r.escape != null) winner.textContent = fmt(L.escape, { seat: nameOf(r.escape) });
+    else if (r.surrender) winner.textContent = fmt(L.surrendered, { name: nameOf(v.dealer) });
     else winner.textContent = r.winner === "dealer" ? L.winner_dealer : L.winner_defenders;
     var lines = document.getElementById("result-lines");
     lines.innerHTML = "";
-    function line(text) { var li = document.createElement("li"); li.textContent = text; lines.appendChild(li); }
+    function line(text, cls) {
+      var li = document.createElement("li");
+      li.textContent = text;
+      if (cls) li.className = cls;
+      lines.appendChild(li);
+    }
+    var won = v.match && v.match.over ? v.match : null;
+    if (won) {
+      line(fmt(L.match_won, { names: teamNames(won.winner_team), n: won.hands }), "match-won");
+      line(L.match_new);
+    }
+    if (r.contract != null) line(fmt(L.contract, { n: r.contract, m: r.multiplier }));
+    (r.specials || []).forEach(function (sp) {
+      line(fmt(L.special, { name: nameOf(sp.seat), special: sp.name, n: sp.passes }));
+    });
     if (r.defender_points != null) line(fmt(L.defender_total, { n: r.defender_points }));
     if (r.kitty_multiplier) line(fmt(L.kitty_bonus, { points: r.kitty_points, m: r.kitty_multiplier }));
-    if (r.levels_after) line(fmt(L.levels_move, {
-      before: v.levels.map(rankName).join(" / "), after: r.levels_after.map(rankName).join(" / ") }));
-    if (stake) line(fmt(L.stake, { n: stake }));
+    if (r.last_multiplier) line(fmt(L.last_bonus, { points: r.last_trick_points, m: r.last_multiplier, bonus: r.last_bonus }));
+    if (r.levels_after && client.variant.plays_matches) [0, 1].forEach(function (team) {
+      line(fmt(L.levels_team, { names: teamNames(team), before: rankName(v.levels[team]),
+        after: rankName(r.levels_after[team]) }));
+    });
+    if (stake) line(fmt(L.result_stake, { n: stake }));
+    if (settled && settled.capped) {
+      line(fmt(L.cap_applied, { cap: settled.cap }), "capped");
+      settled.would.forEach(function (would, seat) {
+        if (would !== settled.points[seat]) line(fmt(L.would_paid, { name: nameOf(seat), would: would, paid: settled.points[seat] }), "capped");
+      });
+    }
     var body = box.querySelector("#result-ledger tbody");
     body.innerHTML = "";
-    var points = game.settled || (r.deltas || []).map(function (d) { return d * (stake || 1); });
+    var points = settled ? settled.points : (r.deltas || []).map(function (d) { return d * (stake || 1); });
     points.forEach(function (p, seat) {
       var tr = document.createElement("tr");
       tr.className = seat === mySeat() ? "me" : "";
@@ -529,6 +567,15 @@
       tr.children[1].classList.add(p < 0 ? "neg" : "pos");
       body.appendChild(tr);
     });
+    if (v.hand_id != null) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = client.replay_url.replace("{hand}", v.hand_id);
+      a.textContent = L.replay;
+      a.className = "replay-link";
+      li.appendChild(a);
+      lines.appendChild(li);
+    }
     var kitty = document.getElementById("result-kitty");
     kitty.innerHTML = "";
     kitty.appendChild(cardRow(v.kitty || [], "cards-row small"));

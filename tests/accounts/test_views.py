@@ -164,3 +164,11 @@ def test_admin_lists_users_and_shows_the_ledger_read_only(client, make_user):
         == 403
     )
     assert LedgerTransaction.objects.filter(pk=grant.pk).exists()
+
+
+@pytest.mark.parametrize("accept,chosen", [("zh-CN,zh;q=0.9,en;q=0.5", "zh-hans"),
+                                           ("en-US,en;q=0.9", "en"), ("fr-FR", "en")])
+def test_the_sign_up_form_starts_in_the_browsers_language(client, accept, chosen):
+    page = client.get(reverse("accounts:register"), HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    selected = re.search(r'<option value="([^"]+)" selected>', page)
+    assert selected and selected.group(1) == chosen

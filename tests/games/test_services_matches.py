@@ -6,18 +6,24 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import PointAccount
+from accounts.selectors import point_balance
 from games.models import GameEvent, GameState, Hand, Match, MatchPlayer
+from games.selectors import game_snapshot
 from games.services import (
+    ActionError,
     game_apply_action,
     game_seat_connect,
     game_timer_fire,
     hand_settle,
     table_bot_add,
+    table_bots_play,
     table_create,
     table_sit,
 )
+from games.stakes import cap_default
 from games.timers import READY_SECONDS
-from lobby.models import Seat
+from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
 from stats.models import ALL_VARIANTS, PlayerStats
 
@@ -184,8 +190,6 @@ def test_the_ready_deadline_is_absolute(make_user):
 
 
 def test_the_view_carries_the_timer_and_the_match(make_user):
-    from games.selectors import game_snapshot
-
     human = make_user()
     table = _bot_table(human)
     _ready(table, human)
@@ -198,3 +202,38 @@ def test_the_view_carries_the_timer_and_the_match(make_user):
     view = game_snapshot(table_id=table.pk, seat=0)["view"]
     assert view["timer"]["kind"] == "ready" and view["timer"]["seats"] == [0]
     assert view["timer"]["deadline"] == _game(table).deadline.isoformat()
+
+
+# --- "Play against bots" ------------------------------------------------------------------
+
+
+def test_play_against_bots_seats_three_backed_bots_and_starts_the_hand(make_user):
+    player = make_user()
+    balance = point_balance(user=player)
+    table = table_bots_play(room=room_default_get_or_create(), user=player, variant="classic")
+    # Sitting and backing three bots needs cap × stake four times over (P8b): the default
+    # cap (classic's worst loss) is far beyond an opening grant, so the largest it covers.
+    assert cap_default(variant="classic") * 4 > balance
+    assert table.cap == balance // 4 and table.base_stake == 1
+    seats = _seats(table)
+    assert seats[0].user_id == player.pk and all(s.user.is_bot for s in seats[1:])
+    assert _game(table).phase == "deal"
+    assert point_balance(user=player) == balance - 3 * table.cap
+
+
+def test_play_against_bots_keeps_the_default_cap_when_the_balance_covers_it(make_user):
+    player = make_user()
+    worst = cap_default(variant="point_bid", options={"decks": 1})
+    PointAccount.objects.filter(user=player).update(balance=4 * worst)
+    table = table_bots_play(room=room_default_get_or_create(), user=player,
+                            variant="point_bid", options={"decks": 1})
+    assert table.cap == worst
+
+
+def test_play_against_bots_refuses_a_balance_short_of_cap_1_and_leaves_no_table(make_user):
+    player = make_user()
+    with pytest.raises(ActionError) as error:
+        table_bots_play(room=room_default_get_or_create(), user=player, variant="classic",
+                        base_stake=300)
+    assert error.value.code == "bots_balance_too_low" and error.value.details == {"need": 1200}
+    assert not Table.objects.exists()

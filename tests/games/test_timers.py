@@ -31,7 +31,6 @@ from games.timers import (
     timeouts_put_on_auto,
     timer_fired,
     timer_length,
-    timer_lengths,
     timer_next,
 )
 from lobby.models import Seat
@@ -83,9 +82,6 @@ def test_each_timer_kind_runs_as_long_as_the_descriptor_says(no_overrides, toy_v
     assert timer_next(state=state, seats=PLAYERS, turn_timeout=25) == ("deal", 0.5)
     state = at_bury("toy")
     assert timer_next(state=state, seats=PLAYERS, turn_timeout=25) == ("bury", 40)
-    # The page counts down what a player waits on, and 托管's delay; the deal waits on nobody.
-    assert timer_lengths(variant="toy", turn_timeout=33) == {
-        "declare": 7, "bury": 40, "play": 33, "auto": 1.5}
 
 
 def test_the_real_variants_keep_the_rules_platform_times(no_overrides):

@@ -26,4 +26,4 @@ def test_the_catalog_follows_the_active_language():
     with translation.override("zh-hans"):
         catalog = client_catalog()
     assert catalog["errors"]["not_your_turn"] == "还没轮到你。"
-    assert catalog["labels"]["suit_H"] == "红桃"
+    assert catalog["labels"]["call_reinforce"] == "加固 {cards}"

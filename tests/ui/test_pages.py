@@ -125,3 +125,29 @@ def test_the_table_page_shows_its_cap_and_the_balance_it_needs(client, player):
                          base_stake=10, cap=7)
     page = client.get(reverse("ui:table", args=[table.pk])).content.decode()
     assert 'id="fact-cap">7 × stake = 70<' in page
+
+
+def test_play_against_bots_is_one_click_from_the_lobby(client, player):
+    lobby = client.get(reverse("ui:lobby")).content.decode()
+    assert 'id="play-bots"' in lobby and 'name="bots-variant"' in lobby
+    response = client.post(reverse("ui:table_bots_play"), {"bots-variant": "guigang"})
+    table = Table.objects.get()
+    assert response.url == reverse("ui:table", args=[table.pk])
+    seats = list(Seat.objects.filter(table=table).order_by("number").select_related("user"))
+    assert seats[0].user == player and all(s.user.is_bot for s in seats[1:])
+    assert table.game.phase == "deal"
+    # Seated now: the lobby sends the player back to the seat instead.
+    assert 'id="play-bots"' not in client.get(reverse("ui:lobby")).content.decode()
+
+
+def test_the_table_page_sends_no_timer_lengths(client, player):
+    client.post(reverse("ui:table_bots_play"), {"bots-variant": "classic"})
+    config = client_config(client.get(reverse("ui:table", args=[Table.objects.get().pk])))
+    assert "timers" not in config
+
+
+def test_the_chinese_lobby_names_the_main_room_in_chinese(client, player):
+    room_default_get_or_create()
+    page = client.get(reverse("ui:lobby"), HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    assert "大厅" in page and "Main room" not in page
+    assert 'rel="icon"' in page

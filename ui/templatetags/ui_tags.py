@@ -2,7 +2,7 @@ from django import template
 
 from games.selectors import player_hand_history
 from games.stakes import stake_required_balance, table_cap
-from ui.messages import variant_label
+from ui.messages import room_label, variant_label
 from ui.selectors import recent_hands as recent_hands_of
 
 register = template.Library()
@@ -18,6 +18,18 @@ def recent_hands(user):
 def finished_hands(user, limit=10):
     """The player's latest finished hands (HandPlayer rows with their hand), for replay links."""
     return list(player_hand_history(user=user)[:limit])
+
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+@register.filter
+def suit_symbol(suit):
+    """A trump suit as the cards draw it (♠ ♥ ♣ ♦), never a letter; empty for none."""
+    return SUIT_SYMBOLS.get(suit or "", suit or "")
+
+
+register.filter("room_label", room_label)
 
 
 # A variant's name in the active language, from its descriptor.
