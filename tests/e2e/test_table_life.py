@@ -147,6 +147,7 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     expect(cat.locator("#chat-form")).to_be_hidden()  # read-only: a spectator writes above
     cat.locator('#chat-channels [data-channel="spectators"]').click()
     expect(said(cat)).to_have_text(["Lead your hearts!"])
+    cat.screenshot(path=shots / "table-chat-spectator.png", full_page=True)
 
     # Five tricks: each player's history lists them as the hand's events told them.
     state = advance(players, table_id, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 5
