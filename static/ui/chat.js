@@ -10,7 +10,8 @@
   /* The messages shown after one socket message: a snapshot's `chat` replaces them, `chat`
      events are added once each (by seq), `chat_deleted` removes one. Oldest first. */
   function reduce(messages, msg) {
-    var out = msg.type === "snapshot" && Array.isArray(msg.chat) ? msg.chat.slice() : messages.slice();
+    var snapshot = msg.type === "snapshot" && Array.isArray(msg.chat);
+    var out = snapshot ? msg.chat.slice() : messages.slice();
     (msg.type === "snapshot" ? [] : msg.events || []).forEach(function (ev) {
       if (ev.type === "chat" && !out.some(function (m) { return m.seq === ev.seq; })) out.push(ev);
       else if (ev.type === "chat_deleted") {
@@ -158,7 +159,10 @@
     e.preventDefault();
     var text = ERR[err.code] || client.catalog.error;
     if (err.code === "chat_too_long") text = fmt(text, { n: err.max });
-    if (err.code === "chat_flood") { text = fmt(text, { n: err.retry_after }); quiet(err.retry_after); }
+    if (err.code === "chat_flood") {
+      text = fmt(text, { n: err.retry_after });
+      quiet(err.retry_after);
+    }
     note(text, "error");
     if (pending && !el.input.value) { el.input.value = pending; count(); }
     pending = null;
@@ -175,7 +179,10 @@
   function sheet(name) {
     app.dataset.sheet = name;
     Array.prototype.forEach.call(document.querySelectorAll(".sheet-tabs [aria-controls]"),
-      function (b) { b.setAttribute("aria-expanded", String(b.getAttribute("aria-controls") === name + "-panel")); });
+      function (b) {
+        var mine = b.getAttribute("aria-controls") === name + "-panel";
+        b.setAttribute("aria-expanded", String(mine));
+      });
   }
   function openSheet() {
     sheet("chat");

@@ -101,6 +101,24 @@ def test_the_table_page_hands_the_players_settings_to_its_script(client, player)
     assert config["replay_url"] == "/hands/{hand}/replay/"
 
 
+def test_the_table_page_carries_chat_history_and_the_switches_a_watcher_has_none_of(
+        client, player, make_user):
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
+                         base_stake=10, cap=4)
+    page = client.get(reverse("ui:table", args=[table.pk]))
+    html = page.content.decode()
+    assert client_config(page)["user"] == player.pk  # chat marks the reader's own lines
+    for script in ("ui/table.js", "ui/history.js", "ui/chat.js", "ui/turncue.js"):
+        assert script in html
+    assert 'id="chat-panel"' in html and 'id="history-panel"' in html
+    assert 'id="pref-turn-sound"' in html and '<option value="suit">By suit</option>' in html
+    assert "To the table…" in html
+    client.force_login(make_user())
+    watched = client.get(reverse("ui:table", args=[table.pk])).content.decode()
+    assert 'id="chat-panel"' in watched and "To the spectators only…" in watched
+    assert 'id="pref-turn-sound"' not in watched and 'id="pref-sort"' not in watched
+
+
 def test_the_lobby_offers_the_cap_with_its_default_and_shows_what_sitting_needs(
         client, player, make_user):
     from django.utils import translation
