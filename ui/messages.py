@@ -36,6 +36,7 @@ ERRORS = {
     "bad_cap": _("The cap (封顶) must be a whole number from 1 up to the game's worst loss."),
     "bad_stake": _("The base stake must be 1 or more."),
     "bad_seat": _("There is no such seat."),
+    "bad_level": _("A bot's level is easy, normal or hard."),
     "not_seated": _("You have no seat at this table."),
     "not_your_seat": _("You can only act for your own seat."),
     "no_such_table": _("There is no such table."),
@@ -97,6 +98,8 @@ LABELS = {
     "throw_failed": _("{name}'s throw (甩牌) failed: only {cards} was played"),
     "you": _("you"),
     "add_bot": _("Add bot"), "sit": _("Sit"),
+    "bot_level": _("Bot level"), "bot_easy": _("Easy"), "bot_normal": _("Normal"),
+    "bot_hard": _("Hard"),
     "replaced": _("This seat was opened in another window or tab."),
     "too_many_sockets": _("Too many tables are open in your windows or on your network; "
                           "close some and reload this page."),
