@@ -77,15 +77,18 @@ def outcome(machine, final, seat, neutral=0.0):
 
 
 def rollout_action(machine, state, seat):
-    """The rollout's player: the policy, except single-card follows (most plays), which a
-    quicker rule makes: the rollout state is a sampled deal, so it may look at every hand.
-    Give points to a partner who is sure to win the trick, beat an opponent with the cheapest
-    card that wins when the trick is worth it, else play the cheapest card."""
+    """The rollout's player: the policy for everything but the play; plays by quicker rules
+    (the rollout state is a sampled deal, so they may look at every hand). Following a
+    single card: give points to a partner who is sure to win the trick, beat an opponent
+    with the cheapest card that wins when the trick is worth it, else play the cheapest
+    card; following several cards: the cheapest legal play. Leading: see ``_lead``."""
     trick = state.get("trick")
-    if state["phase"] != "play" or not trick or not trick["plays"]:
+    if state["phase"] != "play" or not trick:
         return bot_action(state, seat)
     v = machine.variant
     ctx = machine.context(state)
+    if not trick["plays"]:
+        return {"type": "play", "seat": seat, "cards": _lead(machine, state, ctx, seat)}
     shape = v.lead_shape(ctx, trick["shape_cards"])
     hand = state["hands"][seat]
     cheap = lowest_follow(v, ctx, shape, hand)
@@ -125,3 +128,43 @@ def _beats(machine, state, ctx, shape, plays, seat):
     held = [c for c in hand if cls[c] == shape.cls]
     best = plays[v.trick_winner(ctx, plays, shape)]
     return any(v.trick_winner(ctx, [best, [c]], shape) == 1 for c in set(held or hand))
+
+
+def _lead(machine, state, ctx, seat):
+    """A sure winner (the top card of a plain suit no opponent can ruff, as a pair when held
+    twice), else a low card of a suit the partner holds the top of, else the cheapest card
+    of the shortest plain suit, else the cheapest trump."""
+    cls, rank = ctx.cls, ctx.rank
+    hand = state["hands"][seat]
+    ours = machine.defends(state, seat)
+    others = [s for s in range(4) if s != seat]
+    top = {}  # class -> (rank, side) of the highest card the other seats hold
+    holds = [set() for _ in range(4)]
+    for s in others:
+        for c in state["hands"][s]:
+            k = cls[c]
+            holds[s].add(k)
+            if k not in top or rank[c] > top[k][0]:
+                top[k] = (rank[c], machine.defends(state, s) == ours)
+    ruffable = {
+        k for k in range(4)
+        if any(machine.defends(state, s) != ours and k not in holds[s] and TRUMP in holds[s] for s in others)
+    }
+    counts = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    length = {}
+    for c in hand:
+        length[cls[c]] = length.get(cls[c], 0) + 1
+    sure = [c for c in counts if cls[c] != TRUMP and cls[c] not in ruffable
+            and (cls[c] not in top or rank[c] >= top[cls[c]][0])]
+    if sure:
+        c = max(sure, key=lambda c: (counts[c], POINTS[c], rank[c]))
+        return [c] * min(counts[c], 2)
+    feed = [c for c in hand if cls[c] != TRUMP and cls[c] in top and top[cls[c]][1] and cls[c] not in ruffable]
+    if feed:
+        return [min(feed, key=lambda c: lose_cost(ctx, [c]))]
+    plain = [c for c in hand if cls[c] != TRUMP]
+    if plain:
+        return [min(plain, key=lambda c: (POINTS[c] > 0, length[cls[c]], lose_cost(ctx, [c])))]
+    return [min(hand, key=lambda c: lose_cost(ctx, [c]))]
