@@ -293,8 +293,8 @@ def table_sit(*, table_id, user, seat, base_stake=None):
 def table_bot_add(*, table_id, user, seat, level=User.BotLevel.NORMAL):
     """`user`, seated at the table, fills the empty `seat` with a bot of `level` (easy,
     normal or hard: a user with is_bot=True and that bot_level, so each level's results
-    stay apart in the statistics), ready to play at the table's stake. Only a player seated there may: a
-    stranger cannot fill someone else's table. `user` backs the bot: cap × stake of their
+    stay apart in the statistics), ready to play at the table's stake. Only a player
+    seated there may: a stranger cannot fill someone else's table. `user` backs the bot: cap × stake of their
     points go to it now and whenever it runs short before a hand, and whatever it holds
     comes back to them when it stands up (it stands up with them); they must keep their
     own cap × stake besides. Locks the GameState row."""

@@ -148,7 +148,8 @@ def _lead(machine, state, ctx, seat):
                 top[k] = (rank[c], machine.defends(state, s) == ours)
     ruffable = {
         k for k in range(4)
-        if any(machine.defends(state, s) != ours and k not in holds[s] and TRUMP in holds[s] for s in others)
+        if any(machine.defends(state, s) != ours and k not in holds[s] and TRUMP in holds[s]
+               for s in others)
     }
     counts = {}
     for c in hand:
@@ -161,7 +162,8 @@ def _lead(machine, state, ctx, seat):
     if sure:
         c = max(sure, key=lambda c: (counts[c], POINTS[c], rank[c]))
         return [c] * min(counts[c], 2)
-    feed = [c for c in hand if cls[c] != TRUMP and cls[c] in top and top[cls[c]][1] and cls[c] not in ruffable]
+    feed = [c for c in hand
+            if cls[c] != TRUMP and cls[c] in top and top[cls[c]][1] and cls[c] not in ruffable]
     if feed:
         return [min(feed, key=lambda c: lose_cost(ctx, [c]))]
     plain = [c for c in hand if cls[c] != TRUMP]

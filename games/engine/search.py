@@ -207,7 +207,8 @@ def _burials(machine, state, seat):
             continue
         fill = _take(cheap, cards, n - len(cards))
         out.append({"type": "bury", "seat": seat, "cards": cards + fill})
-    return [a for a in out if len(a["cards"]) == n] + [{"type": "bury", "seat": seat, "cards": bury_cards(k)}]
+    policy = {"type": "bury", "seat": seat, "cards": bury_cards(k)}
+    return [a for a in out if len(a["cards"]) == n] + [policy]
 
 
 def _take(ordered, taken, count):

@@ -310,7 +310,8 @@
       marks.appendChild(m);
     }
     if (v && v.dealer === seat) mark(L.dealer_mark, "dealer");
-    if (info && info.bot) mark(L.bot + (info.bot_level ? " · " + L["bot_" + info.bot_level] : ""), "bot");
+    if (info && info.bot) mark(L.bot + (info.bot_level ? " · " + L["bot_" + info.bot_level] : ""),
+                               "bot");
     if (info && info.auto) mark(L.auto_mark, "auto");
     if (info && info.user && !info.connected && !info.bot) mark(L.offline, "offline");
     if (info && info.ready && (!v || v.phase === "end")) mark("✓ " + L.ready_mark, "ready");
