@@ -16,6 +16,16 @@ class User(AbstractUser):
     )
     is_bot = models.BooleanField(_("bot"), default=False)
 
+    # A bot's strength (games.engine.strength): one bot user plays one level, so its
+    # statistics are that level's results. Empty for people.
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("Easy")
+        NORMAL = "normal", _("Normal")
+        HARD = "hard", _("Hard")
+
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices,
+                                 blank=True, default="")
+
     # How the table page shows the player's hand and their turn (accounts.selectors.user_prefs).
     class HandSort(models.TextChoices):
         TRUMP = "trump", _("Trumps first")

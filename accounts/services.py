@@ -155,7 +155,8 @@ def point_account_open(*, user):
 
 
 def user_create(
-    *, username, password, display_name, preferred_language=User.Language.ENGLISH, is_bot=False
+    *, username, password, display_name, preferred_language=User.Language.ENGLISH, is_bot=False,
+    bot_level="",
 ):
     """Create a user; the post_save receiver opens the point account in the same transaction."""
     with transaction.atomic():
@@ -165,6 +166,7 @@ def user_create(
             display_name=display_name,
             preferred_language=preferred_language,
             is_bot=is_bot,
+            bot_level=bot_level,
         )
 
 

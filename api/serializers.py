@@ -11,6 +11,11 @@ class PlayerBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     display_name = serializers.CharField(source="__str__")
     is_bot = serializers.BooleanField()
+    bot_level = serializers.SerializerMethodField(help_text="a bot's strength, else null")
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_bot_level(self, user):
+        return user.bot_level or None
 
 
 class PlayerStatsSerializer(serializers.ModelSerializer):
@@ -28,9 +33,14 @@ class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     display_name = serializers.CharField(source="__str__")
     is_bot = serializers.BooleanField()
+    bot_level = serializers.SerializerMethodField(help_text="a bot's strength, else null")
     date_joined = serializers.DateTimeField()
     balance = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_bot_level(self, user):
+        return user.bot_level or None
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_balance(self, user):
@@ -40,6 +50,19 @@ class PlayerSerializer(serializers.Serializer):
     @extend_schema_field(PlayerStatsSerializer(many=True))
     def get_stats(self, user):
         return PlayerStatsSerializer(self.context["stats"], many=True).data
+
+
+class BotLevelStatsSerializer(serializers.Serializer):
+    level = serializers.CharField(help_text="easy, normal or hard")
+    variant = serializers.CharField()
+    hands_played = serializers.IntegerField()
+    hands_won = serializers.IntegerField()
+    hands_lost = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    levels_gained = serializers.IntegerField()
+    points_won = serializers.IntegerField()
+    points_lost = serializers.IntegerField()
+    points_net = serializers.IntegerField()
 
 
 class BalanceRowSerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ urlpatterns = [
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<int:pk>/stats/", views.PlayerStatsView.as_view(), name="player_stats"),
     path("players/<int:pk>/hands/", views.PlayerHistoryView.as_view(), name="player_hands"),
+    path("bots/stats/", views.BotStatsView.as_view(), name="bot_stats"),
     path("leaderboards/balance/", views.BalanceLeaderboardView.as_view(),
          name="leaderboard_balance"),
     path("leaderboards/win-rate/", views.WinRateLeaderboardView.as_view(),

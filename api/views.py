@@ -35,6 +35,7 @@ from games.variants import variant_ids
 from moderation.selectors import operator_actions
 from stats.models import ALL_VARIANTS
 from stats.selectors import (
+    bot_stats_by_level,
     leaderboard_balance,
     leaderboard_matches,
     leaderboard_points,
@@ -245,6 +246,20 @@ class PlayerStatsView(generics.GenericAPIView):
         stats = player_stats_list(user=player)
         return _caching(Response(out.PlayerStatsSerializer(stats, many=True).data),
                         last_modified=_player_modified(player, stats))
+
+
+@extend_schema(tags=["players"], parameters=[VARIANT_PARAM],
+               responses=out.BotLevelStatsSerializer(many=True))
+class BotStatsView(generics.GenericAPIView):
+    """The bots' results per strength level (easy, normal, hard) in a variant (or all)."""
+
+    permission_classes = [AllowAny]
+    serializer_class = out.BotLevelStatsSerializer
+    throttle_scope = "stats"
+
+    def get(self, request):
+        rows = bot_stats_by_level(variant=_variant_param(request, allow_all=True))
+        return Response(out.BotLevelStatsSerializer(rows, many=True).data)
 
 
 @extend_schema(tags=["players"])

@@ -139,7 +139,8 @@ def play_deal(job):
     times = []
     for bots in ((0, 2), (1, 3)):
         deal_seed = f"{seed}:{deal}"
-        table = Table(machine, bots, level, budget_ms, OPPONENTS[opponents], f"{deal_seed}:{bots[0]}")
+        table = Table(machine, bots, level, budget_ms, OPPONENTS[opponents],
+                      f"{deal_seed}:{bots[0]}")
         state = table.play_hand(machine.new_match(deal_seed))
         b, t = bots_won(variant, bots, state["dealer"], state["result"])
         won += b
@@ -149,7 +150,8 @@ def play_deal(job):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="classic")
     ap.add_argument("--deals", type=int, default=None, help="duplicate deals (two hands each)")
     ap.add_argument("--hands", type=int, default=None, help="hands (rounded up to whole deals)")
@@ -161,7 +163,8 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=1, help="processes")
     args = ap.parse_args(argv)
     deals = args.deals if args.deals is not None else (args.hands + 1) // 2 if args.hands else 50
-    jobs = [(args.variant, args.seed, d, args.bot, args.budget_ms, args.opponents) for d in range(deals)]
+    jobs = [(args.variant, args.seed, d, args.bot, args.budget_ms, args.opponents)
+            for d in range(deals)]
     start = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs) as pool:

@@ -1,20 +1,26 @@
 """What a bot does in its seat: the one place where the platform asks the card policy.
 
-The policy is the engine's (games.engine.bot: it decides from the seat's own knowledge
+The policy is the engine's (games.engine.strength: the easy level is games.engine.bot's
+hand-written policy, normal and hard search; each decides from the seat's own knowledge
 only). One platform rule is added on top: when the declaration window is about to close
 with nothing declared, a bot declares the first level card the engine accepts, because a
 first hand without a declaration is redealt (in some variants without limit) and a table of
 cautious bots would redeal for a long time.
 """
 
-from games.engine.bot import bot_action
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
+from games.engine.strength import bot_decide
+
+# The search's seed: fixed, since the search mixes in where the hand is (public) itself.
+SEARCH_SEED = "table"
 
 
-def bot_choose_action(state, seat):
-    """The action the bot in `seat` takes now, or None when it has nothing to do."""
-    action = bot_action(state, seat)
+def bot_choose_action(state, seat, level="easy"):
+    """The action the bot of `level` in `seat` takes now, or None when it has nothing to do.
+    Easy is the policy; normal and hard search within their budget (games.engine.strength),
+    which the table waits for on top of the bots' delay."""
+    action = bot_decide(state, seat, level=level or "easy", seed=SEARCH_SEED)
     if action is None and state["phase"] == "declare" and state.get("standing") is None:
         return _any_declaration(state, seat)
     return action

@@ -42,6 +42,7 @@ def table_public(*, table, seats, control, version):
                 "user": s.user_id,
                 "name": str(s.user) if s.user_id else None,
                 "bot": bool(s.user_id and s.user.is_bot),
+                "bot_level": s.user.bot_level if s.user_id and s.user.is_bot else None,
                 "ready": s.ready,
                 "auto": control[s.number]["auto"],
                 "connected": control[s.number]["connected"],

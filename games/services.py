@@ -350,10 +350,11 @@ def table_sit(*, table_id, user, seat, base_stake=None):
         return change.commit()
 
 
-def table_bot_add(*, table_id, user, seat):
-    """`user`, seated at the table, fills the empty `seat` with a bot (a user with
-    is_bot=True), ready to play at the table's stake. Only a player seated there may: a
-    stranger cannot fill someone else's table. `user` backs the bot: cap × stake of their
+def table_bot_add(*, table_id, user, seat, level=User.BotLevel.NORMAL):
+    """`user`, seated at the table, fills the empty `seat` with a bot of `level` (easy,
+    normal or hard: a user with is_bot=True and that bot_level, so each level's results
+    stay apart in the statistics), ready to play at the table's stake. Only a player
+    seated there may: a stranger cannot fill someone else's table. `user` backs the bot: cap × stake of their
     points go to it now and whenever it runs short before a hand, and whatever it holds
     comes back to them when it stands up (it stands up with them); they must keep their
     own cap × stake besides. Locks the GameState row."""
@@ -362,7 +363,9 @@ def table_bot_add(*, table_id, user, seat):
         backer = change.seat_of(user)
         if backer is None:
             raise ActionError("not_seated", "only a player seated at this table adds bots")
-        bot = _bot_user_free()
+        if level not in User.BotLevel.values:
+            raise ActionError("bad_level", "a bot's level is easy, normal or hard")
+        bot = _bot_user_free(level)
         change.sit(seat=seat, user=bot, base_stake=None, balance_checked=False)
         change.control[seat].update(backer=user.pk, bot_base=_balance(bot.pk))
         if not change.bot_fund(seat):
@@ -604,15 +607,17 @@ def _balance(user_id):
     return PointAccount.objects.values_list("balance", flat=True).get(user_id=user_id)
 
 
-def _bot_user_free():
-    """A bot user with no seat, created when every bot is busy."""
-    bot = User.objects.filter(is_bot=True, seats__isnull=True).order_by("pk").first()
+def _bot_user_free(level):
+    """A bot user of `level` with no seat, created when every such bot is busy."""
+    bots = User.objects.filter(is_bot=True, bot_level=level)
+    bot = bots.filter(seats__isnull=True).order_by("pk").first()
     if bot is not None:
         return bot
     n = User.objects.filter(is_bot=True).count() + 1
     while User.objects.filter(username=f"bot-{n}").exists():
         n += 1
-    return user_create(username=f"bot-{n}", password=None, display_name=f"Bot {n}", is_bot=True)
+    return user_create(username=f"bot-{n}", password=None, display_name=f"Bot {n}", is_bot=True,
+                       bot_level=level)
 
 
 def _hand_void(*, hand, reason):
@@ -698,8 +703,12 @@ class _Change:
 
     def clocks(self):
         return [SeatClock(bot=self.is_bot(s), auto=self.control[s]["auto"],
-                          seated=self.seats[s].user_id is not None, ready=self.seats[s].ready)
-                for s in range(4)]
+                          seated=self.seats[s].user_id is not None, ready=self.seats[s].ready,
+                          level=self.bot_level(s)) for s in range(4)]
+
+    def bot_level(self, number):
+        user = self.seats[number].user
+        return user.bot_level if user is not None and user.is_bot else ""
 
     def event(self, event, audience=None):
         self.events.append((audience, event, self.hand))
@@ -737,7 +746,8 @@ class _Change:
         self.dirty_seats.add(seat)
         self.control[seat] = dict(_control_default(), connected=user.is_bot)
         self.event({"type": "seated", "seat": seat, "user": user.pk, "name": str(user),
-                    "bot": user.is_bot, "base_stake": table.base_stake})
+                    "bot": user.is_bot, "bot_level": user.bot_level if user.is_bot else None,
+                    "base_stake": table.base_stake})
 
     def vacate(self, seat, reason):
         """Stand the seat's occupant up between hands (and the bots they back)."""

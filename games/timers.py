@@ -38,6 +38,7 @@ class SeatClock:
     auto: bool  # on 托管: the platform plays for it (P4, P6)
     seated: bool = True
     ready: bool = False
+    level: str = ""  # a bot's strength (games.engine.strength); "" for people
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def timer_fired(*, state, seats, turn_timeout):
         return Firing(actions=(action,))
     clock = seats[seat]
     if clock.bot:
-        action = bot_choose_action(state, seat) or action
+        action = bot_choose_action(state, seat, level=clock.level) or action
     if action is None:  # the variant has nothing to apply for this seat: wait for it
         return Firing()
     return Firing(actions=(action,), timed_out=None if clock.bot or clock.auto else seat)
@@ -147,7 +148,7 @@ def _waiting_for_ready(seats):
 def _stand_in_declaration(state, seats):
     for seat, clock in enumerate(seats):
         if clock.bot or clock.auto:
-            action = bot_choose_action(state, seat)
+            action = bot_choose_action(state, seat, level=clock.level if clock.bot else "easy")
             if action is not None:
                 return action
     return None

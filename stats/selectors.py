@@ -1,6 +1,6 @@
 """Reads of players' statistics and leaderboards (no locks; nothing here changes state)."""
 
-from django.db.models import Q
+from django.db.models import Q, Sum
 
 from accounts.models import LedgerEntry, PointAccount, User
 from stats.models import ALL_VARIANTS, PlayerStats
@@ -81,3 +81,27 @@ def balance_series(*, user, limit=200):
         balance -= amount
     points.reverse()
     return points
+
+
+BOT_COUNTERS = ("hands_played", "hands_won", "hands_lost", "levels_gained", "points_won",
+                "points_lost")
+
+
+def bot_stats_by_level(*, variant=ALL_VARIANTS):
+    """The bots' counters in `variant` summed per strength level (each bot user plays one
+    level), easy, normal, hard: a level no bot has played yet has zeros."""
+    rows = (
+        PlayerStats.objects.filter(variant=variant, user__is_bot=True)
+        .values("user__bot_level")
+        .annotate(**{name: Sum(name) for name in BOT_COUNTERS})
+    )
+    by_level = {row["user__bot_level"]: row for row in rows}
+    out = []
+    for level in User.BotLevel.values:
+        row = by_level.get(level, {})
+        counters = {name: row.get(name) or 0 for name in BOT_COUNTERS}
+        played = counters["hands_played"]
+        out.append(dict(level=level, variant=variant, **counters,
+                        win_rate=counters["hands_won"] / played if played else 0.0,
+                        points_net=counters["points_won"] - counters["points_lost"]))
+    return out

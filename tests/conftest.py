@@ -218,7 +218,7 @@ def bots_play_a_hand(db):
 
     def play(table, player):
         for seat in (1, 2, 3):
-            table_bot_add(table_id=table.pk, user=player, seat=seat)
+            table_bot_add(table_id=table.pk, user=player, seat=seat, level="easy")
         _act(table, player, {"type": "ready"})
         for _ in range(3000):
             game = GameState.objects.get(table=table)

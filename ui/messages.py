@@ -39,6 +39,7 @@ ERRORS = {
     "bots_balance_too_low": _("Playing against three bots needs at least {need} points: "
                               "your own stake and the stake you back each bot with."),
     "bad_seat": _("There is no such seat."),
+    "bad_level": _("A bot's level is easy, normal or hard."),
     "not_seated": _("You have no seat at this table."),
     "not_your_seat": _("You can only act for your own seat."),
     "no_such_table": _("There is no such table."),
@@ -119,6 +120,8 @@ LABELS = {
     "ready_timer": _("press Next hand before the time runs out, or you stand up"),
     "you": _("you"),
     "add_bot": _("Add bot"), "sit": _("Sit"),
+    "bot_level": _("Bot level"), "bot_easy": _("Easy"), "bot_normal": _("Normal"),
+    "bot_hard": _("Hard"),
     "replaced": _("This seat was opened in another window or tab."),
     "too_many_sockets": _("Too many tables are open in your windows or on your network; "
                           "close some and reload this page."),

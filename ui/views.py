@@ -113,7 +113,8 @@ def table_bot_add(request, table_id):
     table = get_object_or_404(Table, pk=table_id)
     try:
         game_services.table_bot_add(table_id=table.pk, user=request.user,
-                                    seat=_int_or_none(request.POST.get("seat")))
+                                    seat=_int_or_none(request.POST.get("seat")),
+                                    level=request.POST.get("level") or "normal")
     except game_services.ActionError as error:
         messages.error(request, action_error_text(error.code, **error.details))
     return redirect("ui:table", table_id=table.pk)

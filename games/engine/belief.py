@@ -64,7 +64,8 @@ class Belief:
         self.zones = [s for s in range(4) if s != seat]
         self.size = {s: counts[s] for s in self.zones}
         buried_by_me = phase == "play" and seat == dealer
-        kitty_hidden = v.kitty_size and (phase in ("declare", "bid") or (phase == "play" and not buried_by_me))
+        kitty_hidden = v.kitty_size and (
+            phase in ("declare", "bid") or (phase == "play" and not buried_by_me))
         if kitty_hidden:
             self.zones.append("kitty")
             self.size["kitty"] = v.kitty_size
@@ -150,7 +151,8 @@ class Belief:
         for s, cards in self.pinned.items():
             for c in cards:
                 homes = [z for z in (s, "kitty" if s == kitty_for else None)
-                         if z is not None and room.get(z, 0) > 0 and (not strict or self._may_hold(z, c))]
+                         if z is not None and room.get(z, 0) > 0
+                         and (not strict or self._may_hold(z, c))]
                 if not homes:
                     if strict:
                         return None

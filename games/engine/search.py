@@ -15,14 +15,17 @@
 3. **Rollouts**: each candidate is played on the same deals (so luck of the deal cancels
    between candidates) to the end of the hand by the policy (``rollout``), and scored by
    the hand's outcome for the seat's side: levels (kitty included) or point_bid's points.
-4. **Choice**: the best mean; the policy's choice is kept unless another beats it by
-   ``MARGIN`` (a few rollouts are noisy, and the policy is a sound default).
+4. **Choice**: the policy's choice stands unless another candidate beats it on the same
+   deals by more than ``MARGIN`` and by more than the standard error of the differences,
+   over at least ``MIN_ROUNDS`` deals (a few rollouts are noisy; the policy is sound).
 
-The budget: rounds (one deal, every candidate) run until ``budget_ms`` of wall time would
-be exceeded by one more round, or until ``rollouts`` rollouts, whichever comes first; with
-``budget_ms=None`` only the count limits it, so a test's decision depends on the seed
-alone. A round cut short by the time does not count (so a decision overruns its budget by
-at most one rollout); if not even one round fits, the policy's choice stands.
+The budget: rounds (one deal, every candidate) run until one more rollout would overrun
+``budget_ms`` of wall time (judged by this decision's rollouts so far), or until
+``rollouts`` rollouts, whichever comes first; a round cut short does not count. The time
+a rollout took lately from a similar moment (same variant and phase, about as many cards
+left) sets how many candidates are tried, so that ``MIN_ROUNDS`` rounds fit; when not even
+two fit, the policy decides at once. With ``budget_ms=None`` only the count limits the
+search, so a test's decision depends on the seed alone.
 """
 
 import random
@@ -41,6 +44,9 @@ from .registry import machine_for
 from .rollout import outcome, rollout
 
 MARGIN = 0.05  # in levels: what another candidate must beat the policy's choice by
+MIN_ROUNDS = 3  # deals every candidate is tried on before the policy's choice is overruled
+# Seconds one rollout took lately, by _cost_key: how many candidates the budget can afford.
+_COST = {}
 BID_STEPS = (10, -10, 20, -20)  # bids tried around the policy's (point_bid steps by 5)
 
 
@@ -54,35 +60,60 @@ def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6)
         return policy
     if phase != "declare" and state["turn"] != seat:
         return policy
+    limit = None if budget_ms is None else budget_ms / 1000
+    cost_key = _cost_key(state, seat)
+    if limit is not None and cost_key in _COST:
+        # As many candidates as MIN_ROUNDS rounds of rollouts fit in the budget.
+        width = min(width, int(limit / (_COST[cost_key] * MIN_ROUNDS)))
+        if width < 2:
+            return policy
     cands = candidates(machine, state, seat, policy, width)
     if len(cands) <= 1:
         return cands[0] if cands else policy
     belief = Belief(machine, state, seat)
     rng = random.Random(f"search:{seed}:{_public_moment(state, seat)}")
     quiet = seat if phase == "declare" else None
-    totals = [0.0] * len(cands)
-    rounds = 0
-    limit = None if budget_ms is None else budget_ms / 1000
-    while rollouts is None or (rounds + 1) * len(cands) <= rollouts:
-        elapsed = time.perf_counter() - start
-        if limit is not None and rounds and elapsed + elapsed / rounds > limit:
-            break
+    rows = []  # per round, every candidate's outcome on that round's deal
+    spent = done = 0
+    while rollouts is None or (len(rows) + 1) * len(cands) <= rollouts:
         deal = belief.sample(rng)
         scores = []
         for action in cands:
-            if limit is not None and time.perf_counter() - start > limit:
-                break  # a round cut short does not count
+            began = time.perf_counter()
+            if limit is not None and done and began - start + spent / done > limit:
+                break  # one more rollout would overrun: a round cut short does not count
             scores.append(_evaluate(machine, deal, action, seat, quiet))
+            spent += time.perf_counter() - began
+            done += 1
         if len(scores) < len(cands):
             break
-        totals = [t + v for t, v in zip(totals, scores)]
-        rounds += 1
-    if not rounds:
-        return policy
-    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    if totals[best] - totals[0] < MARGIN * rounds:
-        return cands[0]
-    return cands[best]
+        rows.append(scores)
+    if done:
+        old = _COST.get(cost_key)
+        _COST[cost_key] = spent / done if old is None else (old + spent / done) / 2
+    return cands[_choice(rows)]
+
+
+def _choice(rows):
+    """The candidate to play: the policy's (index 0) unless another beats it, on the same
+    deals, by more than MARGIN and more than the paired differences' standard error (a few
+    rollouts are noisy; the policy is the sound default), over at least MIN_ROUNDS deals."""
+    if len(rows) < MIN_ROUNDS:
+        return 0
+    n = len(rows)
+    best, best_mean = 0, 0.0
+    for i in range(1, len(rows[0])):
+        diffs = [row[i] - row[0] for row in rows]
+        mean = sum(diffs) / n
+        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        if mean > MARGIN and mean > spread / n ** 0.5 and mean > best_mean:
+            best, best_mean = i, mean
+    return best
+
+
+def _cost_key(state, seat):
+    """What a rollout from here costs depends on the variant and how much hand is left."""
+    return state["variant"], state["phase"], len(state["hands"][seat]) // 8
 
 
 def _public_moment(state, seat):
@@ -176,7 +207,8 @@ def _burials(machine, state, seat):
             continue
         fill = _take(cheap, cards, n - len(cards))
         out.append({"type": "bury", "seat": seat, "cards": cards + fill})
-    return [a for a in out if len(a["cards"]) == n] + [{"type": "bury", "seat": seat, "cards": bury_cards(k)}]
+    policy = {"type": "bury", "seat": seat, "cards": bury_cards(k)}
+    return [a for a in out if len(a["cards"]) == n] + [policy]
 
 
 def _take(ordered, taken, count):

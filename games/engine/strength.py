@@ -24,4 +24,5 @@ def bot_decide(state, seat, *, level=DEFAULT_LEVEL, seed=0, budget_ms=-1, rollou
     if level == "easy":
         return bot_action(state, seat)
     budget = BUDGET_MS[level] if budget_ms == -1 else budget_ms
-    return search_action(state, seat, seed=seed, budget_ms=budget, rollouts=rollouts, width=WIDTH[level])
+    return search_action(state, seat, seed=seed, budget_ms=budget, rollouts=rollouts,
+                         width=WIDTH[level])

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_hand_deal_commitment_readable_names'),
+        ('games', '0005_matches'),
     ]
 
     operations = [

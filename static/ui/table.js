@@ -333,7 +333,8 @@
       marks.appendChild(m);
     }
     if (v && v.dealer === seat) mark(L.dealer_mark, "dealer");
-    if (info && info.bot) mark(L.bot, "bot");
+    if (info && info.bot) mark(L.bot + (info.bot_level ? " · " + L["bot_" + info.bot_level] : ""),
+                               "bot");
     if (info && info.auto) mark(L.auto_mark, "auto");
     if (info && info.user && !info.connected && !info.bot) mark(L.offline, "offline");
     if (info && (info.ready || info.bot) && info.user && (!v || v.phase === "end")) mark("✓ " + L.ready_mark, "ready");
@@ -344,15 +345,33 @@
     if (info && !info.user && (!v || v.phase === "end")) box.appendChild(emptySeatAction(seat));
   }
 
-  /* An empty seat between hands: a seated player may fill it with a bot, a spectator may sit. */
+  /* An empty seat between hands: a seated player may fill it with a bot of the level picked
+     next to the button (docs/bots.md), a spectator may sit. */
   function emptySeatAction(seat) {
     var formId = client.seat != null ? "bot-form" : "sit-form";
     var form = document.getElementById(formId);
     if (!form) return document.createTextNode("");
-    return button(client.seat != null ? L.add_bot : L.sit, function () {
+    var go = button(client.seat != null ? L.add_bot : L.sit, function () {
       form.elements.seat.value = seat;
+      if (level) form.elements.level.value = level.value;
       form.submit();
     }, "small");
+    if (client.seat == null || !form.elements.level) return go;
+    var level = document.createElement("select");
+    level.className = "bot-level small";
+    level.setAttribute("aria-label", L.bot_level);
+    ["easy", "normal", "hard"].forEach(function (name) {
+      var option = document.createElement("option");
+      option.value = name;
+      option.textContent = L["bot_" + name];
+      option.selected = name === "normal";
+      level.appendChild(option);
+    });
+    var both = document.createElement("span");
+    both.className = "bot-add";
+    both.appendChild(level);
+    both.appendChild(go);
+    return both;
   }
 
   function renderTrick() {

@@ -83,7 +83,7 @@ def test_closing_sockets_mid_stream_logs_no_traceback(make_user, settings, live_
     table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
                          base_stake=1, cap=20)
     for seat in (1, 2, 3):
-        table_bot_add(table_id=table.pk, user=player, seat=seat)
+        table_bot_add(table_id=table.pk, user=player, seat=seat, level="easy")
     # The player never acts: their turns time out into 托管 and the table streams updates.
     Table.objects.filter(pk=table.pk).update(turn_timeout=1)
     cookies = []

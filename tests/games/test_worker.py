@@ -37,7 +37,7 @@ def test_a_worker_plays_four_bots_through_a_hand_and_settles_it_once(make_user, 
     table = table_create(room=room_default_get_or_create(), user=creator, variant="classic",
                          base_stake=5, cap=4)
     for seat in (1, 2, 3):
-        table_bot_add(table_id=table.pk, user=creator, seat=seat)
+        table_bot_add(table_id=table.pk, user=creator, seat=seat, level="easy")
     # The human never acts: its turns time out into 托管 (P4) and the bots play on.
     table.turn_timeout = 1
     table.save(update_fields=["turn_timeout"])

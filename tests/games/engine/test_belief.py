@@ -92,7 +92,8 @@ def test_a_void_shown_in_the_current_trick_is_respected():
         nxt, _ = machine.apply(state, chosen)
         ctx = machine.context(state)
         trick = state["trick"]
-        if trick["plays"] and any(ctx.cls[c] != ctx.cls[trick["shape_cards"][0]] for c in chosen["cards"]):
+        led_now = trick["plays"] and ctx.cls[trick["shape_cards"][0]]
+        if trick["plays"] and any(ctx.cls[c] != led_now for c in chosen["cards"]):
             led = ctx.cls[trick["shape_cards"][0]]
             state = nxt
             break
@@ -141,7 +142,8 @@ def test_point_bid_shown_kitty_is_with_the_dealer_or_buried():
 
 def test_no_trump_announcement_is_a_trump_void():
     """point_bid rule 7 (P9): a seat announced 无主 holds no trump in any sample."""
-    machine, state = drive("point_bid", "n1", lambda s: s["phase"] == "play" and s["void_announced"])
+    machine, state = drive("point_bid", "n1",
+                           lambda s: s["phase"] == "play" and s["void_announced"])
     void_seat = state["void_announced"][0]
     watcher = next(s for s in range(4) if s != void_seat)
     ctx = machine.for_state(state).context(state)

@@ -10,10 +10,9 @@ from games.engine.bot import bot_action
 from games.engine.cards import POINTS, card, counts_of, parse_card
 from games.engine.context import TRUMP
 from games.engine.moves import legal_follows
-from games.engine.registry import machine_for
 from games.engine.strength import LEVELS, bot_decide
 
-from .test_belief import drive, mid_play, voids_in
+from .test_belief import drive, voids_in
 
 ROLLOUTS = 24  # per decision: the tests bound the search by rollouts, never by time
 
@@ -83,7 +82,8 @@ def garbled(machine, state, seat, rng):
     s["deck"] = [rng.randrange(54) for _ in state["deck"]]
     if state.get("specials"):
         s["specials"] = [sp for sp in state["specials"] if sp["seat"] == seat]
-    if phase == "play" and not kitty_seen and not (state.get("trump_from_kitty") or state.get("contract")):
+    shown = state.get("trump_from_kitty") or state.get("contract")
+    if phase == "play" and not kitty_seen and not shown:
         dealer_cards = s["hands"][state["dealer"]] + s["kitty"]
         s["kitty_received"] = rng.sample(dealer_cards, len(state["kitty_received"]))
     return s
@@ -162,7 +162,8 @@ def ruff_position(seed):
     for i, seat in enumerate((leader, (leader + 1) % 4, (leader + 2) % 4)):
         hands[seat] = pool[i * (n - 1):(i + 1) * (n - 1)]
     state = dict(state, hands=hands, turn=last)
-    state["trick"] = {"leader": leader, "plays": [[led[0]], [led[1]], [led[2]]], "shape_cards": [led[0]]}
+    state["trick"] = {"leader": leader, "plays": [[led[0]], [led[1]], [led[2]]],
+                      "shape_cards": [led[0]]}
     return machine, state, last, ctx
 
 
@@ -172,7 +173,8 @@ def test_it_ruffs_a_trick_full_of_points(seed):
     shape = machine.variant.lead_shape(ctx, state["trick"]["shape_cards"])
     follows = list(legal_follows(machine.variant, ctx, shape, state["hands"][seat]))
     ruffs = [q for q in follows if ctx.cls[q[0]] == TRUMP]
-    assert len(ruffs) * 3 < len(follows)  # a random legal follow ruffs less than a third of the time
+    # A random legal follow ruffs less than a third of the time.
+    assert len(ruffs) * 3 < len(follows)
     action = decide(state, seat)
     assert ctx.cls[action["cards"][0]] == TRUMP
     assert sum(POINTS[c] for p in state["trick"]["plays"] for c in p) == 25
@@ -180,7 +182,8 @@ def test_it_ruffs_a_trick_full_of_points(seed):
 
 def test_a_forced_play_is_returned_without_search():
     """One card left each: the only legal play comes back even with no rollouts at all."""
-    machine, state = drive("classic", "f1", lambda s: s["phase"] == "play" and len(s["hands"][s["turn"]]) == 1)
+    machine, state = drive("classic", "f1",
+                           lambda s: s["phase"] == "play" and len(s["hands"][s["turn"]]) == 1)
     seat = state["turn"]
     action = bot_decide(state, seat, level="hard", seed=1, budget_ms=None, rollouts=0)
     assert action["cards"] == state["hands"][seat]
