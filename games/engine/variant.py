@@ -14,7 +14,7 @@ from functools import lru_cache
 from .cards import counts_of
 from .context import TRUMP
 from .errors import RuleError
-from .units import decompose, tractors
+from .units import Unit, decompose, tractors
 
 
 class LeadShape:
@@ -87,6 +87,8 @@ class Variant:
     def _lead_shape(self, ctx, cards):
         if not cards:
             return RuleError("illegal_lead", "a lead needs at least one card")
+        if len(cards) == 1:  # a single is its own one unit: nothing to decompose
+            return LeadShape(ctx.cls[cards[0]], 1, [Unit(1, 1, (cards[0],))])
         cls = ctx.class_of_cards(cards)
         if cls is None:
             return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
