@@ -21,7 +21,7 @@ class Chain:
 
 
 class TrumpContext:
-    __slots__ = ("variant", "level", "trump", "cls", "rank", "chains", "pos", "hand_key")
+    __slots__ = ("variant", "level", "trump", "cls", "rank", "chains", "pos", "hand_key", "members")
 
     def __init__(self, variant, level, trump, cls, rank, chains):
         self.variant = variant
@@ -29,6 +29,11 @@ class TrumpContext:
         self.trump = trump  # suit index, or None for no-trump
         self.cls = tuple(cls)
         self.rank = tuple(rank)
+        # The identities of each class (0..3 plain suits, 4 trump): a hand splits by class
+        # with C-level set tests (``filter(members[k].__contains__, hand)``).
+        self.members = tuple(
+            frozenset(c for c in range(N_IDENTITIES) if self.cls[c] == k) for k in range(TRUMP + 1)
+        )
         self.chains = tuple(chains)
         pos = [None] * N_IDENTITIES
         for ci, chain in enumerate(self.chains):

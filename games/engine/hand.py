@@ -53,6 +53,7 @@ from .cards import (
     suit_of,
 )
 from .context import TRUMP
+from .draws import below, shuffle
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead
 
@@ -62,19 +63,6 @@ _MISSING = object()
 
 def team_of(seat):
     return seat % 2
-
-
-def _copy(state):
-    """A copy that ``apply`` may change: the top level, the list of hands and the current
-    trick are its own; every list inside (each hand, the declarations, the tricks) is shared
-    with the input, so a handler replaces it and never changes it in place (copy on write:
-    a play copies one hand, not four)."""
-    s = dict(state)
-    s["hands"] = list(state["hands"])
-    trick = state.get("trick")
-    if trick:
-        s["trick"] = dict(trick)
-    return s
 
 
 class HandMachine:
@@ -135,7 +123,6 @@ class HandMachine:
         return random.Random(f"{state['seed']}:{state['hand_no']}:{state['redeals']}")
 
     def _start_hand(self, state):
-        v = self.variant
         state.update(
             phase="deal",
             level=self.hand_level(state),
@@ -163,7 +150,7 @@ class HandMachine:
         v = self.variant
         deck = full_deck(v.decks)
         rng = self._rng(state)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         rest = deck[v.kitty_size :]
         return deck[: v.kitty_size], rest, self.deal_order({"deck": rest}, rng)
 
@@ -177,7 +164,7 @@ class HandMachine:
 
     def deal_order(self, state, rng):
         """*hook*: the seat receiving each dealt card: seat order from a random start (P10)."""
-        start = rng.randrange(4)
+        start = below(rng, 4)
         return [(start + i) % 4 for i in range(len(state["deck"]))]
 
     def declaration_allowed(self, state, seat, cards):
@@ -249,7 +236,15 @@ class HandMachine:
         seat = action.get("seat")
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise RuleError("bad_seat", "seat must be 0-3")
-        s = _copy(state)
+        # The copy the handler may change: the top level, the list of hands and the current
+        # trick are its own; every list inside (each hand, the declarations, the tricks) is
+        # shared with the input, so a handler replaces it and never changes it in place
+        # (copy on write: a play copies one hand, not four).
+        s = dict(state)
+        s["hands"] = list(state["hands"])
+        trick = state.get("trick")
+        if trick:
+            s["trick"] = dict(trick)
         events = []
         handler(s, action, events)
         return s, events
@@ -296,9 +291,10 @@ class HandMachine:
         deck, order = state["deck"], state["deal_order"]
         end = min(dealt + count, len(deck))
         for i in range(dealt, end):
-            seat = order[i]
-            hands[seat].append(deck[i])
-            events.append({"type": "dealt", "to": seat, "card": TOKENS[deck[i]]})
+            hands[order[i]].append(deck[i])
+        events.extend(
+            [{"type": "dealt", "to": order[i], "card": TOKENS[deck[i]]} for i in range(dealt, end)]
+        )
         if end == len(deck):
             state["phase"] = "declare"
             events.append({"type": "deal_done", "to": None})
@@ -537,7 +533,11 @@ class HandMachine:
         leader = trick["leader"]
         plays = trick["plays"]
         winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
-        cards = [c for p in plays for c in p]
+        if shape.n == 1:
+            (a,), (b,), (c,), (d,) = plays
+            cards = [a, b, c, d]
+        else:
+            cards = [c for p in plays for c in p]
         pts = sum(map(POINTS.__getitem__, cards))
         if pts and self.defends(state, winner):
             state["points"] += pts
@@ -604,11 +604,11 @@ class HandMachine:
     def random_play(self, state, seat, rng):
         """A random legal play for ``seat``: ``random_lead`` or ``random_follow``."""
         ctx = self.context(state)
-        hand = state["hands"][seat]
         trick = state["trick"]
         if not trick["plays"]:
-            return self.random_lead(ctx, hand, rng)
-        return self.random_follow(ctx, self.variant.lead_shape(ctx, trick["shape_cards"]), hand, rng)
+            return self.random_lead(ctx, state["hands"][seat], rng)
+        shape = self.variant.lead_shape(ctx, trick["shape_cards"])
+        return self.random_follow(ctx, shape, state["hands"][seat], rng)
 
     def random_lead(self, ctx, hand, rng):
         """*hook*: a uniformly random unit to lead."""

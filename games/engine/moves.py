@@ -10,17 +10,18 @@ only the ``Variant`` hooks (``follow_key``, ``best_follow_key``, ``build_follow`
 - ``lowest_follow`` / ``lowest_lead``: the cheap plays 托管 makes (P5).
 """
 
+from itertools import filterfalse
+
 from .cards import POINTS, counts_of, expand
 from .context import TRUMP
+from .draws import below, choice
 from .units import Unit, tractors
 
 
 def _split(ctx, shape, hand):
-    cls = ctx.cls
-    k = shape.cls
-    hs = [c for c in hand if cls[c] == k]
-    rest = [c for c in hand if cls[c] != k]
-    return hs, rest
+    """(the led class's cards, the others) of ``hand``, each in hand order."""
+    led = ctx.members[shape.cls].__contains__
+    return list(filter(led, hand)), list(filterfalse(led, hand))
 
 
 def cheap_key(ctx, c):
@@ -69,13 +70,11 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     n = shape.n
     if n == 1:
         # The common case, without building the other classes' list.
-        cls = ctx.cls
-        k = shape.cls
-        hs = [c for c in hand if cls[c] == k]
+        hs = list(filter(ctx.members[shape.cls].__contains__, hand))
         if len(hs) == 1:
             return hs
         # A uniform single: of the led class if held, else of the distinct cards held.
-        return [rng.choice(list(set(hs)) if hs else list(dict.fromkeys(hand)))]
+        return [choice(rng, list(set(hs)) if hs else list(dict.fromkeys(hand)))]
     hs, rest = _split(ctx, shape, hand)
     if len(hs) == n:
         return hs
@@ -87,7 +86,7 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
         q = _uniform_submultiset(hs_counts, n, rng)
         if variant.follow_key(ctx, shape, counts_of(q)) == best:
             return q
-    return list(rng.choice(list(legal_follows(variant, ctx, shape, hand))))
+    return list(choice(rng, list(legal_follows(variant, ctx, shape, hand))))
 
 
 def _uniform_submultiset(counts, size, rng):
@@ -95,13 +94,13 @@ def _uniform_submultiset(counts, size, rng):
     if size == 0:
         return []
     if size == 1:
-        return [rng.choice(list(counts))]
+        return [choice(rng, list(counts))]
     if size == 2:
         # C(d, 2) pairs of distinct cards, plus one per identity held twice
         ids = list(counts)
         doubles = [c for c in ids if counts[c] >= 2]
         d = len(ids)
-        r = rng.randrange(d * (d - 1) // 2 + len(doubles))
+        r = below(rng, d * (d - 1) // 2 + len(doubles))
         if r < len(doubles):
             return [doubles[r], doubles[r]]
         r -= len(doubles)
@@ -130,7 +129,7 @@ def _uniform_submultiset(counts, size, rng):
     for i, (c, k) in enumerate(items):
         if left == 0:
             break
-        r = rng.randrange(ways[i][left])
+        r = below(rng, ways[i][left])
         for t in range(0, min(k, left) + 1):
             w = ways[i + 1][left - t]
             if r < w:
@@ -179,10 +178,12 @@ def random_lead(variant, ctx, hand, rng):
     counts = counts_of(hand)
     n_groups = len(hand)  # an identity with k copies gives k groups (sizes 1..k)
     runs = []
-    if sum(1 for k in counts.values() if k >= 2) >= 2:
+    # A tractor needs two identities held twice or more: two copies beyond the first
+    # (``tractors`` finds none where there are not two such identities).
+    if n_groups - len(counts) >= 2:
         for copies in range(2, variant.max_copies + 1):
             runs.extend(tractors(ctx, counts, copies))
-    r = rng.randrange(n_groups + len(runs))
+    r = below(rng, n_groups + len(runs))
     if r >= n_groups:
         return runs[r - n_groups].expand()
     for c, k in counts.items():

@@ -55,13 +55,15 @@ def subtract(counts, cards, copies=1):
 def tractors(ctx, counts, copies, length=None):
     """Every tractor of ``copies`` in ``counts`` (exactly ``length`` long if given, else any
     length ≥ 2), once per choice of identities; sub-runs of longer runs included."""
+    held = [c for c, k in counts.items() if k >= copies]
+    if len(held) < 2:
+        return
     pos = ctx.pos
     by_chain = {}
-    for c, k in counts.items():
-        if k >= copies:
-            p = pos[c]
-            if p is not None:
-                by_chain.setdefault(p[0], {}).setdefault(p[1], []).append(c)
+    for c in held:
+        p = pos[c]
+        if p is not None:
+            by_chain.setdefault(p[0], {}).setdefault(p[1], []).append(c)
     for ci in sorted(by_chain):
         slots = by_chain[ci]
         if len(slots) < 2:

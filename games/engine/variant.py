@@ -14,7 +14,7 @@ from functools import lru_cache
 from .cards import counts_of
 from .context import TRUMP
 from .errors import RuleError
-from .units import decompose, tractors
+from .units import Unit, decompose, tractors
 
 
 class LeadShape:
@@ -70,13 +70,16 @@ class Variant:
 
     def lead_shape(self, ctx, cards):
         """The lead's class and canonical units, or RuleError('illegal_lead')."""
-        key = (self, ctx, cards[0]) if len(cards) == 1 else (self, ctx, tuple(sorted(cards)))
-        shape = _SHAPES.get(key)
+        memo = _SHAPES.get((self, ctx))
+        if memo is None:
+            memo = _SHAPES[(self, ctx)] = {}
+        key = cards[0] if len(cards) == 1 else tuple(sorted(cards))
+        shape = memo.get(key)
         if shape is None:
             shape = self._lead_shape(ctx, cards)
-            if len(_SHAPES) > 4096:
-                _SHAPES.clear()
-            _SHAPES[key] = shape
+            if len(memo) >= _SHAPES_PER_CONTEXT:
+                memo.clear()
+            memo[key] = shape
         if isinstance(shape, RuleError):
             raise shape
         return shape
@@ -84,6 +87,8 @@ class Variant:
     def _lead_shape(self, ctx, cards):
         if not cards:
             return RuleError("illegal_lead", "a lead needs at least one card")
+        if len(cards) == 1:  # a single is its own one unit: nothing to decompose
+            return LeadShape(ctx.cls[cards[0]], 1, [Unit(1, 1, (cards[0],))])
         cls = ctx.class_of_cards(cards)
         if cls is None:
             return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
@@ -128,12 +133,12 @@ class Variant:
         n = shape.n
         if len(play) != n:
             return False
-        cls = ctx.cls
         k = shape.cls
         if n == 1:  # one card: in the led class, or none of that class is held
-            return cls[play[0]] == k or all(cls[c] != k for c in hand)
-        hs = [c for c in hand if cls[c] == k]
-        q = [c for c in play if cls[c] == k]
+            return ctx.cls[play[0]] == k or ctx.members[k].isdisjoint(hand)
+        led = ctx.members[k].__contains__
+        hs = list(filter(led, hand))
+        q = list(filter(led, play))
         if len(hs) <= n:
             return len(q) == len(hs)
         if len(q) != n:
@@ -156,8 +161,12 @@ class Variant:
 
 
 # Lead shapes are a pure function of (variant, context, cards); followers ask for the
-# same lead's shape three times per trick, so they are memoised.
+# same lead's shape three times per trick, so they are memoised: one memo per (variant,
+# context), keyed by the card (a single) or the sorted cards. The units a random or bot
+# player leads number a few hundred per context; a memo that outgrows the bound (throws
+# of every shape) starts again. Contexts are few (_cached_context's bound).
 _SHAPES = {}
+_SHAPES_PER_CONTEXT = 4096
 
 
 @lru_cache(maxsize=512)

@@ -161,14 +161,15 @@ class TwoDeckFamily(Variant):
         led = shape.cls
         cls = ctx.cls
         if shape.n == 1:
+            # Singles: by rank, any trump above any card of a plain led suit (ranks < 1000).
             rank = ctx.rank
             best_i = 0
-            best = (led == TRUMP, rank[plays[0][0]])
+            best = rank[plays[0][0]]
             for i in range(1, len(plays)):
                 c = plays[i][0]
                 k = cls[c]
                 if k == led or k == TRUMP:
-                    key = (k == TRUMP, rank[c])
+                    key = rank[c] + 1000 if k != led else rank[c]
                     if key > best:
                         best_i, best = i, key
             return best_i

@@ -8,6 +8,7 @@ standing one is shown with the trump.
 
 from ..cards import counts_of, format_cards
 from ..context import TRUMP
+from ..draws import below, choice, shuffle
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import SPADES
@@ -17,26 +18,60 @@ def random_lead(ctx, hand, rng):
     """A uniformly random unit of ``hand`` (what ``moves.lead_units`` lists), without
     building every unit: an identity held k times gives k groups, and a run of pairs
     whose scarcest card is held m times is also a tractor of each copies 2..m (every
-    four_deck slot holds one identity)."""
+    four_deck slot holds one identity). The runs are listed only when the draw falls
+    among them; ``run_weight`` counts their tractors first."""
     counts = counts_of(hand)
-    groups = sum(counts.values())
-    runs = [(t, min(counts[c] for c in t[2]) - 1) for t in tractors(ctx, counts, 2)]
-    r = rng.randrange(groups + sum(k for _, k in runs))
-    for c, k in counts.items():
-        if r < k:
-            return [c] * (r + 1)
-        r -= k
-    for t, k in runs:
+    groups = len(hand)
+    r = below(rng, groups + run_weight(ctx, counts))
+    if r < groups:
+        for c, k in counts.items():
+            if r < k:
+                return [c] * (r + 1)
+            r -= k
+    r -= groups
+    for t in tractors(ctx, counts, 2):
+        k = min(counts[c] for c in t[2]) - 1
         if r < k:
             return [c for c in t[2] for _ in range(r + 2)]
         r -= k
+
+
+def run_weight(ctx, counts):
+    """Σ (scarcest copies − 1) over ``tractors(ctx, counts, 2)``: the tractors of every
+    copies ≥ 2 in ``counts``, counted over the same spans without building them (one
+    identity per slot, as in every four_deck chain)."""
+    total = 0
+    for chain in ctx.chains:
+        ks = [counts.get(slot[0], 0) for slot in chain.slots]
+        n = len(ks)
+        if chain.cyclic and min(ks) >= 2:
+            # A full cycle: every span of 2..n-1 slots from each start, the whole cycle once.
+            for start in range(n):
+                low = ks[start]
+                for size in range(2, n + (start == 0)):
+                    low = min(low, ks[(start + size - 1) % n])
+                    total += low - 1
+            continue
+        for start in range(n):
+            low = ks[start]
+            if low < 2:
+                continue
+            size = 1
+            while size < n and (chain.cyclic or start + size < n):
+                k = ks[(start + size) % n]
+                if k < 2:
+                    break
+                low = min(low, k)
+                total += low - 1
+                size += 1
+    return total
 
 
 class FourDeckMachine(FourDeckFamilyMachine):
     def deal_order(self, state, rng):
         """P10: the order of dealing is random (54 cards to each seat)."""
         order = [seat for seat in range(4) for _ in range(self.variant.hand_size)]
-        rng.shuffle(order)
+        shuffle(rng, order)
         return order
 
     def declaration_cards(self, state, seat):
@@ -99,7 +134,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
         if len(suit) <= n:
             return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
         if n == 1:
-            return [rng.choice(suit)]
+            return [choice(rng, suit)]
         counts = counts_of(suit)
         priority = [rng.random() for _ in range(54)]
         return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)

@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import POINTS, TOKENS, counts_of
+from games.engine.cards import POINTS, TOKENS, card, counts_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.four_deck.hand import FourDeckMachine, random_lead
+from games.engine.four_deck.hand import FourDeckMachine, random_lead, run_weight
 from games.engine.registry import machine_for
 from games.engine.moves import lead_units
+from games.engine.units import tractors
 
 M = machine_for("four_deck")
 V = M.variant
@@ -233,6 +234,22 @@ def test_random_lead_is_uniform_over_the_lead_units():
     rng = random.Random(1)
     seen = {tuple(sorted(random_lead(ctx, hand, rng))) for _ in range(3000)}
     assert seen == want
+
+
+@pytest.mark.parametrize("level,trump", [(2, 0), (5, 1), (14, 3), (3, 2)])
+def test_run_weight_counts_the_tractors_it_does_not_build(level, trump):
+    """random_lead draws among Σ (scarcest copies − 1) tractors before listing any."""
+    ctx = V.context(level, trump)
+    rng = random.Random(level * 10 + trump)
+    deck = [c for c in range(54) for _ in range(4)]
+    for size in [0, 2, 10, 30, 54, 120, 216] * 6:
+        counts = counts_of(rng.sample(deck, size))
+        want = sum(min(counts[c] for c in t[2]) - 1 for t in tractors(ctx, counts, 2))
+        assert run_weight(ctx, counts) == want
+    # A whole trump suit, every face 2..A: the full cycle of the trump chain.
+    counts = {card(trump, f): 2 + f % 3 for f in range(2, 15)}
+    want = sum(min(counts[c] for c in t[2]) - 1 for t in tractors(ctx, counts, 2))
+    assert run_weight(ctx, counts) == want > 0
 
 
 def test_state_round_trips_through_json_and_replays_from_seed_and_actions():

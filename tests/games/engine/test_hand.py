@@ -1,0 +1,112 @@
+"""The shared hand machine (hand.py) in every variant, over random seeded hands: ``apply``
+never changes its input, though the copy it returns shares every list the action did not
+touch; the brief path for a one-card play answers exactly as the general one (the cards
+given as tokens); a seed plays the same hands twice."""
+
+import json
+import random
+
+import pytest
+
+from games.engine.cards import TOKENS
+from games.engine.errors import RuleError
+from games.engine.registry import machine_for
+
+VARIANTS = [("classic", None), ("point_bid", None), ("point_bid", {"decks": 1}),
+            ("four_deck", None), ("guigang", None)]
+
+
+def random_hands(variant, options, seed, hands):
+    """Yield (machine, state, action) for every action of ``hands`` random hands: random
+    legal calls half the time, else the platform's timers, random legal plays."""
+    machine = machine_for(variant)
+    rng = random.Random(seed)
+    state = machine.new_match(seed, options)
+    for _ in range(hands):
+        while state["phase"] != "end":
+            if state["phase"] == "play":
+                seat = state["turn"]
+                action = {"type": "play", "seat": seat, "cards": machine.random_play(state, seat, rng)}
+            else:
+                calls = [c for s in range(4) for c in machine.legal_calls(state, s)]
+                if calls and rng.random() < 0.5:
+                    action = rng.choice(calls)
+                else:
+                    action = machine.timer(state)[2]
+            yield machine, state, action
+            try:
+                state, _ = machine.apply(state, action)
+            except RuleError as e:
+                assert e.code == "throw_refused"
+                state, _ = machine.apply(state, machine.auto_action(state, state["turn"]))
+        yield machine, state, None
+        state = machine.next_hand(state)
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_apply_never_changes_its_input(variant, options):
+    for machine, state, action in random_hands(variant, options, 5, 3):
+        if action is None:
+            continue
+        before = json.dumps(state, sort_keys=True)
+        try:
+            after, _ = machine.apply(state, action)
+        except RuleError:
+            after = None
+        assert json.dumps(state, sort_keys=True) == before
+        if after is not None and action["type"] == "play":
+            # Copy on write: only the player's hand is a new list.
+            changed = [a is not b for a, b in zip(after["hands"], state["hands"])]
+            assert changed == [seat == action["seat"] for seat in range(4)]
+
+
+def play_both_ways(machine, state, seat, card):
+    """(state, events) or the error code, of playing ``card`` as an int and as a token."""
+    out = []
+    for given in ([card], [TOKENS[card]]):
+        try:
+            out.append(machine.apply(state, {"type": "play", "seat": seat, "cards": given}))
+        except RuleError as e:
+            out.append(e.code)
+    return out
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_a_one_card_play_answers_as_the_general_path(variant, options):
+    rng = random.Random(8)
+    compared = 0
+    for machine, state, action in random_hands(variant, options, 7, 2):
+        if action is None or action["type"] != "play":
+            continue
+        seat = action["seat"]
+        # The card the random player chose, one it holds that may be illegal, one it lacks.
+        held = state["hands"][seat]
+        tried = [rng.choice(held), rng.randrange(54)]
+        if len(action["cards"]) == 1:
+            tried.append(action["cards"][0])
+        for card in tried:
+            fast, general = play_both_ways(machine, state, seat, card)
+            assert fast == general
+            compared += 1
+    assert compared > 200
+
+
+@pytest.mark.parametrize("cards,code", [
+    ([True], "bad_card"), ([54], "bad_card"), ([-1], "bad_card"), ([1.0], "bad_card"),
+    ("S2", "bad_cards"), ([], "bad_cards"),
+])
+def test_one_card_given_badly_is_refused_as_before(cards, code):
+    machine = machine_for("classic")
+    for _, state, action in random_hands("classic", None, 3, 1):
+        if action is not None and action["type"] == "play":
+            break
+    with pytest.raises(RuleError) as e:
+        machine.apply(state, {"type": "play", "seat": state["turn"], "cards": cards})
+    assert e.value.code == code
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_a_seed_plays_the_same_hands_twice(variant, options):
+    first = [json.dumps(s, sort_keys=True) for _, s, a in random_hands(variant, options, 9, 2) if a is None]
+    again = [json.dumps(s, sort_keys=True) for _, s, a in random_hands(variant, options, 9, 2) if a is None]
+    assert first == again and len(first) == 2
