@@ -7,6 +7,8 @@ game (P12): the hand ends with ``result["stopped"]`` and no score, and ``next_ha
 declared and how many 10s until the window closes (P11); then the trump is shown.
 """
 
+from itertools import filterfalse
+
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
 from ..families.four_deck import FourDeckFamilyMachine
@@ -110,9 +112,10 @@ class GuigangMachine(FourDeckFamilyMachine):
                 c = pick(hand, rng)
                 if cls[c] == shape.cls:
                     return [c]
-        suit = [c for c in hand if cls[c] == shape.cls]
+        led = ctx.members[shape.cls].__contains__
+        suit = list(filter(led, hand))
         if len(suit) <= n:
-            return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
+            return suit + rng.sample(list(filterfalse(led, hand)), n - len(suit))
         if n == 1:
             return [pick(suit, rng)]
         counts = counts_of(suit)
