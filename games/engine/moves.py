@@ -15,7 +15,7 @@ from itertools import filterfalse
 from .cards import POINTS, counts_of, expand
 from .context import TRUMP
 from .draws import below, choice
-from .units import Unit, tractors
+from .units import Unit, tractor_count, tractors
 
 
 def _split(ctx, shape, hand):
@@ -177,14 +177,15 @@ def random_lead(variant, ctx, hand, rng):
     over (groups of each identity and size) + tractors."""
     counts = counts_of(hand)
     n_groups = len(hand)  # an identity with k copies gives k groups (sizes 1..k)
-    runs = []
-    # A tractor needs two identities held twice or more: two copies beyond the first
-    # (``tractors`` finds none where there are not two such identities).
+    n_runs = 0
+    # A tractor needs two identities held twice or more: two copies beyond the first.
+    # The tractors are counted, and listed only when the draw falls among them.
+    copies_range = range(2, variant.max_copies + 1)
     if n_groups - len(counts) >= 2:
-        for copies in range(2, variant.max_copies + 1):
-            runs.extend(tractors(ctx, counts, copies))
-    r = below(rng, n_groups + len(runs))
+        n_runs = sum(tractor_count(ctx, counts, copies) for copies in copies_range)
+    r = below(rng, n_groups + n_runs)
     if r >= n_groups:
+        runs = [t for copies in copies_range for t in tractors(ctx, counts, copies)]
         return runs[r - n_groups].expand()
     for c, k in counts.items():
         if r < k:
