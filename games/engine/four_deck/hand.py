@@ -6,6 +6,7 @@ Others learn only the size of a declaration until the window closes (P11); then 
 standing one is shown with the trump.
 """
 
+from functools import lru_cache
 from itertools import filterfalse
 
 from ..cards import counts_of, format_cards
@@ -75,6 +76,11 @@ def run_weight(ctx, counts):
     return total
 
 
+@lru_cache(maxsize=None)
+def _level_cards(level):
+    return frozenset(c for c in range(52) if c % 13 + 2 == level)
+
+
 class FourDeckMachine(FourDeckFamilyMachine):
     def deal_order(self, state, rng):
         """P10: the order of dealing is random (54 cards to each seat)."""
@@ -84,8 +90,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
 
     def declaration_cards(self, state, seat):
         """Identical level cards of one suit, any number of copies (§3.2)."""
-        level = state["level"]
-        return counts_of(c for c in state["hands"][seat] if c < 52 and c % 13 + 2 == level)
+        return counts_of(filter(_level_cards(state["level"]).__contains__, state["hands"][seat]))
 
     def declaration_events(self, state, seat, cards):
         """暗叫: everyone learns the size, only the declarer sees the cards again."""

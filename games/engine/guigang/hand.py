@@ -41,7 +41,7 @@ def pick(items, rng):
 class GuigangMachine(FourDeckFamilyMachine):
     def declaration_cards(self, state, seat):
         """Identical 10s of one suit, any number of copies (§5.2)."""
-        return counts_of(c for c in state["hands"][seat] if c in TENS)
+        return counts_of(filter(TENS.__contains__, state["hands"][seat]))
 
     def declaration_events(self, state, seat, cards):
         """暗叫: everyone learns who showed how many 10s; only the declarer sees the suit."""
