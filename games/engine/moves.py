@@ -69,12 +69,7 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     """A uniformly random legal follow."""
     n = shape.n
     if n == 1:
-        # The common case, without building the other classes' list.
-        hs = list(filter(ctx.members[shape.cls].__contains__, hand))
-        if len(hs) == 1:
-            return hs
-        # A uniform single: of the led class if held, else of the distinct cards held.
-        return [choice(rng, list(set(hs)) if hs else list(dict.fromkeys(hand)))]
+        return random_single(ctx, shape.cls, hand, rng)
     hs, rest = _split(ctx, shape, hand)
     if len(hs) == n:
         return hs
@@ -87,6 +82,15 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
         if variant.follow_key(ctx, shape, counts_of(q)) == best:
             return q
     return list(choice(rng, list(legal_follows(variant, ctx, shape, hand))))
+
+
+def random_single(ctx, led, hand, rng):
+    """A uniformly random legal follow to a single of class ``led``: a distinct card of
+    that class if the hand holds one, else a distinct card of the hand."""
+    hs = list(filter(ctx.members[led].__contains__, hand))
+    if len(hs) == 1:
+        return hs
+    return [choice(rng, list(set(hs)) if hs else list(dict.fromkeys(hand)))]
 
 
 def _uniform_submultiset(counts, size, rng):

@@ -79,4 +79,5 @@ def test_tractor_count_counts_what_tractors_lists(variant_id, level, trump):
     # Whole chains, every slot held (the full cycle of four_deck's trump suit).
     everything = {c: variant.max_copies for c in range(54)}
     for copies in range(2, variant.max_copies + 1):
-        assert tractor_count(ctx, everything, copies) == len(list(tractors(ctx, everything, copies)))
+        listed = list(tractors(ctx, everything, copies))
+        assert tractor_count(ctx, everything, copies) == len(listed)
