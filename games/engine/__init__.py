@@ -5,6 +5,8 @@ below it, so there is no cycle):
 
 - ``errors``, ``cards``, ``context``, ``units``: typed errors, card notation, the trump
   context (class, rank, chains) and units/tractors/canonical decomposition (RULES §1).
+- ``draws``: ``random.Random``'s choice, randrange and shuffle with the same answers,
+  cheaper (deals and random players draw through them).
 - ``variant``: the ``Variant`` base, what every rule set is asked (RULES §1 only).
 - ``moves``: legal-move generation for auto-play and bots, through the variant's hooks.
 - ``hand``: ``HandMachine``, the ``apply(state, action)`` phases every variant shares.

@@ -55,7 +55,8 @@ from .cards import (
 from .context import TRUMP
 from .draws import below, shuffle
 from .errors import RuleError
-from .moves import lowest_follow, lowest_lead, random_follow, random_lead
+from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
+from .variant import Variant
 
 
 _MISSING = object()
@@ -71,6 +72,9 @@ class HandMachine:
     def __init__(self, variant):
         self.variant = variant
         self._contexts = {}
+        # The brief paths for singles stand in for these only where they are the shared ones.
+        self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
+        self._random_singles = type(self).random_follow is HandMachine.random_follow
         self.handlers = {
             "deal": self._deal,
             "declare": self._declare,
@@ -462,11 +466,16 @@ class HandMachine:
         hand = hands[seat]
         raw = action.get("cards")
         if type(raw) is list and len(raw) == 1 and type(raw[0]) is int and 0 <= raw[0] < 54:
-            # One card given as an int, most plays of a hand: _cards' checks in brief.
-            if raw[0] not in hand:
-                raise RuleError("cards_not_held", "you do not hold these cards")
+            # One card given as an int, most plays of a hand: _cards' checks in brief, the
+            # hand without it taken at once (a single is never a throw, so it is played).
+            rest = list(hand)
+            try:
+                rest.remove(raw[0])
+            except ValueError:
+                raise RuleError("cards_not_held", "you do not hold these cards") from None
             cards = [raw[0]]
         else:
+            rest = None
             cards = self._cards(state, seat, action)
         v = self.variant
         ctx = self.context(state)
@@ -477,13 +486,22 @@ class HandMachine:
             if len(shape.units) > 1:
                 cards, shape = self._throw(state, ctx, seat, cards, events)
             trick["shape_cards"] = cards
+        elif len(cards) == 1 and len(trick["shape_cards"]) == 1 and self._suit_rule_for_singles:
+            # One card on one card: the suit rule alone (Variant.is_legal_follow for n = 1);
+            # the lead's shape is looked up only when the trick ends.
+            shape = None
+            led = ctx.cls[trick["shape_cards"][0]]
+            if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
+                shape = v.lead_shape(ctx, trick["shape_cards"])
+                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
         else:
             shape = v.lead_shape(ctx, trick["shape_cards"])
             if not v.is_legal_follow(ctx, shape, hand, cards):
                 raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
         if len(cards) == 1:
-            rest = list(hand)
-            rest.remove(cards[0])
+            if rest is None:
+                rest = list(hand)
+                rest.remove(cards[0])
             hands[seat] = rest
             shown = [TOKENS[cards[0]]]
         else:
@@ -494,6 +512,8 @@ class HandMachine:
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
+        if shape is None:
+            shape = v.lead_shape(ctx, trick["shape_cards"])
         self._finish_trick(state, ctx, shape, events)
 
     def _throw(self, state, ctx, seat, cards, events):
@@ -607,7 +627,10 @@ class HandMachine:
         trick = state["trick"]
         if not trick["plays"]:
             return self.random_lead(ctx, state["hands"][seat], rng)
-        shape = self.variant.lead_shape(ctx, trick["shape_cards"])
+        lead = trick["shape_cards"]
+        if len(lead) == 1 and self._random_singles:
+            return random_single(ctx, ctx.cls[lead[0]], state["hands"][seat], rng)
+        shape = self.variant.lead_shape(ctx, lead)
         return self.random_follow(ctx, shape, state["hands"][seat], rng)
 
     def random_lead(self, ctx, hand, rng):

@@ -15,7 +15,7 @@ from itertools import filterfalse
 from .cards import POINTS, counts_of, expand
 from .context import TRUMP
 from .draws import below, choice
-from .units import Unit, tractors
+from .units import Unit, tractor_count, tractors
 
 
 def _split(ctx, shape, hand):
@@ -69,12 +69,7 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     """A uniformly random legal follow."""
     n = shape.n
     if n == 1:
-        # The common case, without building the other classes' list.
-        hs = list(filter(ctx.members[shape.cls].__contains__, hand))
-        if len(hs) == 1:
-            return hs
-        # A uniform single: of the led class if held, else of the distinct cards held.
-        return [choice(rng, list(set(hs)) if hs else list(dict.fromkeys(hand)))]
+        return random_single(ctx, shape.cls, hand, rng)
     hs, rest = _split(ctx, shape, hand)
     if len(hs) == n:
         return hs
@@ -87,6 +82,15 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
         if variant.follow_key(ctx, shape, counts_of(q)) == best:
             return q
     return list(choice(rng, list(legal_follows(variant, ctx, shape, hand))))
+
+
+def random_single(ctx, led, hand, rng):
+    """A uniformly random legal follow to a single of class ``led``: a distinct card of
+    that class if the hand holds one, else a distinct card of the hand."""
+    hs = list(filter(ctx.members[led].__contains__, hand))
+    if len(hs) == 1:
+        return hs
+    return [choice(rng, list(set(hs)) if hs else list(dict.fromkeys(hand)))]
 
 
 def _uniform_submultiset(counts, size, rng):
@@ -177,14 +181,15 @@ def random_lead(variant, ctx, hand, rng):
     over (groups of each identity and size) + tractors."""
     counts = counts_of(hand)
     n_groups = len(hand)  # an identity with k copies gives k groups (sizes 1..k)
-    runs = []
-    # A tractor needs two identities held twice or more: two copies beyond the first
-    # (``tractors`` finds none where there are not two such identities).
+    n_runs = 0
+    # A tractor needs two identities held twice or more: two copies beyond the first.
+    # The tractors are counted, and listed only when the draw falls among them.
+    copies_range = range(2, variant.max_copies + 1)
     if n_groups - len(counts) >= 2:
-        for copies in range(2, variant.max_copies + 1):
-            runs.extend(tractors(ctx, counts, copies))
-    r = below(rng, n_groups + len(runs))
+        n_runs = sum(tractor_count(ctx, counts, copies) for copies in copies_range)
+    r = below(rng, n_groups + n_runs)
     if r >= n_groups:
+        runs = [t for copies in copies_range for t in tractors(ctx, counts, copies)]
         return runs[r - n_groups].expand()
     for c, k in counts.items():
         if r < k:

@@ -76,6 +76,45 @@ def tractors(ctx, counts, copies, length=None):
                 yield Unit(copies, len(idxs), choice)
 
 
+def tractor_count(ctx, counts, copies):
+    """``len(list(tractors(ctx, counts, copies)))`` without building them: over the same
+    spans, the product of the identities held in each slot."""
+    held = [c for c, k in counts.items() if k >= copies]
+    if len(held) < 2:
+        return 0
+    pos = ctx.pos
+    by_chain = {}
+    for c in held:
+        p = pos[c]
+        if p is not None:
+            slots = by_chain.setdefault(p[0], {})
+            slots[p[1]] = slots.get(p[1], 0) + 1
+    total = 0
+    for ci, slots in by_chain.items():
+        if len(slots) < 2:
+            continue
+        chain = ctx.chains[ci]
+        n = len(chain.slots)
+        if chain.cyclic and len(slots) == n:
+            # A full cycle (_cyclic_spans): 2..n-1 slots from each start, all n from slot 0.
+            for start in range(n):
+                ways = slots[start]
+                for size in range(2, n + (start == 0)):
+                    ways *= slots[(start + size - 1) % n]
+                    total += ways
+            continue
+        for start, ways in slots.items():
+            size = 1
+            while size < n and (chain.cyclic or start + size < n):
+                m = slots.get((start + size) % n)
+                if m is None:
+                    break
+                ways *= m
+                total += ways
+                size += 1
+    return total
+
+
 def _linear_spans(opts, length):
     n = len(opts)
     for start in range(n):

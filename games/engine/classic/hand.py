@@ -13,19 +13,23 @@ is turned and read as declarations (A5). The dealer then picks up the kitty and 
 (§2.8).
 """
 
-from ..cards import POINTS, format_cards
+from functools import lru_cache
+
+from ..cards import POINTS, counts_of, format_cards
 from ..hand import HandMachine
+
+
+@lru_cache(maxsize=None)
+def _declarable(level):
+    """The cards a declaration at ``level`` may use: the jokers and the level cards."""
+    return frozenset(c for c in range(54) if c >= 52 or c % 13 == level - 2)
 
 
 class ClassicMachine(HandMachine):
     def declaration_cards(self, state, seat):
         """Jokers and level cards, a pair at most (§2.2)."""
-        level = state["level"]
-        counts = {}
-        for c in state["hands"][seat]:
-            if c >= 52 or c % 13 == level - 2:
-                counts[c] = min(counts.get(c, 0) + 1, 2)
-        return counts
+        counts = counts_of(filter(_declarable(state["level"]).__contains__, state["hands"][seat]))
+        return {c: min(k, 2) for c, k in counts.items()}
 
     def after_declarations(self, state, events):
         standing = state["standing"]

@@ -6,6 +6,9 @@ Others learn only the size of a declaration until the window closes (P11); then 
 standing one is shown with the trump.
 """
 
+from functools import lru_cache
+from itertools import filterfalse
+
 from ..cards import counts_of, format_cards
 from ..context import TRUMP
 from ..draws import below, choice, shuffle
@@ -40,31 +43,42 @@ def run_weight(ctx, counts):
     """Σ (scarcest copies − 1) over ``tractors(ctx, counts, 2)``: the tractors of every
     copies ≥ 2 in ``counts``, counted over the same spans without building them (one
     identity per slot, as in every four_deck chain)."""
+    pos = ctx.pos
+    by_chain = {}
+    for c, k in counts.items():
+        if k >= 2:
+            p = pos[c]
+            if p is not None:
+                by_chain.setdefault(p[0], {})[p[1]] = k
     total = 0
-    for chain in ctx.chains:
-        ks = [counts.get(slot[0], 0) for slot in chain.slots]
-        n = len(ks)
-        if chain.cyclic and min(ks) >= 2:
+    for ci, held in by_chain.items():
+        if len(held) < 2:
+            continue
+        chain = ctx.chains[ci]
+        n = len(chain.slots)
+        if chain.cyclic and len(held) == n:
             # A full cycle: every span of 2..n-1 slots from each start, the whole cycle once.
             for start in range(n):
-                low = ks[start]
+                low = held[start]
                 for size in range(2, n + (start == 0)):
-                    low = min(low, ks[(start + size - 1) % n])
+                    low = min(low, held[(start + size - 1) % n])
                     total += low - 1
             continue
-        for start in range(n):
-            low = ks[start]
-            if low < 2:
-                continue
+        for start, low in held.items():
             size = 1
             while size < n and (chain.cyclic or start + size < n):
-                k = ks[(start + size) % n]
-                if k < 2:
+                k = held.get((start + size) % n)
+                if k is None:
                     break
                 low = min(low, k)
                 total += low - 1
                 size += 1
     return total
+
+
+@lru_cache(maxsize=None)
+def _level_cards(level):
+    return frozenset(c for c in range(52) if c % 13 + 2 == level)
 
 
 class FourDeckMachine(FourDeckFamilyMachine):
@@ -76,8 +90,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
 
     def declaration_cards(self, state, seat):
         """Identical level cards of one suit, any number of copies (§3.2)."""
-        level = state["level"]
-        return counts_of(c for c in state["hands"][seat] if c < 52 and c % 13 + 2 == level)
+        return counts_of(filter(_level_cards(state["level"]).__contains__, state["hands"][seat]))
 
     def declaration_events(self, state, seat, cards):
         """暗叫 (P11): everyone learns who declared how many cards, only the declarer sees
@@ -129,12 +142,13 @@ class FourDeckMachine(FourDeckFamilyMachine):
         sampler would enumerate subsets of a 54-card hand)."""
         v = self.variant
         n = shape.n
-        cls = ctx.cls
-        suit = [c for c in hand if cls[c] == shape.cls]
+        led = ctx.members[shape.cls].__contains__
+        suit = list(filter(led, hand))
         if len(suit) <= n:
-            return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
+            return suit + rng.sample(list(filterfalse(led, hand)), n - len(suit))
         if n == 1:
             return [choice(rng, suit)]
         counts = counts_of(suit)
-        priority = [rng.random() for _ in range(54)]
+        draw = rng.random
+        priority = [draw() for _ in range(54)]
         return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)

@@ -7,6 +7,8 @@ game (P12): the hand ends with ``result["stopped"]`` and no score, and ``next_ha
 declared and how many 10s until the window closes (P11); then the trump is shown.
 """
 
+from itertools import filterfalse
+
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
 from ..families.four_deck import FourDeckFamilyMachine
@@ -39,7 +41,7 @@ def pick(items, rng):
 class GuigangMachine(FourDeckFamilyMachine):
     def declaration_cards(self, state, seat):
         """Identical 10s of one suit, any number of copies (§5.2)."""
-        return counts_of(c for c in state["hands"][seat] if c in TENS)
+        return counts_of(filter(TENS.__contains__, state["hands"][seat]))
 
     def declaration_events(self, state, seat, cards):
         """暗叫: everyone learns who showed how many 10s; only the declarer sees the suit."""
@@ -110,9 +112,10 @@ class GuigangMachine(FourDeckFamilyMachine):
                 c = pick(hand, rng)
                 if cls[c] == shape.cls:
                     return [c]
-        suit = [c for c in hand if cls[c] == shape.cls]
+        led = ctx.members[shape.cls].__contains__
+        suit = list(filter(led, hand))
         if len(suit) <= n:
-            return suit + rng.sample([c for c in hand if cls[c] != shape.cls], n - len(suit))
+            return suit + rng.sample(list(filterfalse(led, hand)), n - len(suit))
         if n == 1:
             return [pick(suit, rng)]
         counts = counts_of(suit)

@@ -203,8 +203,8 @@ class PointBidMachine(HandMachine):
         # Only a seat that just played a trump can have run out of trumps.
         if state["phase"] == "play" and seat not in state["void_announced"]:
             played = (state["trick"]["plays"] or state["tricks"][-1]["plays"])[-1]
-            cls = self.context(state).cls
-            if any(cls[c] == TRUMP for c in played) and all(cls[c] != TRUMP for c in state["hands"][seat]):
+            trumps = self.context(state).members[TRUMP]
+            if not trumps.isdisjoint(played) and trumps.isdisjoint(state["hands"][seat]):
                 self._disclose(state, events)
 
     def _disclose(self, state, events):
@@ -330,7 +330,8 @@ class PointBidTable:
         return self.machines[decks].new_match(seed, options)
 
     def for_state(self, state):
-        return self.machines[state["options"].get("decks", POINT_BID.decks)]
+        decks = state["options"].get("decks")
+        return self.machines[POINT_BID.decks if decks is None else decks]
 
     # The calls a table makes on every action, routed without the generic wrapper.
     def apply(self, state, action):
@@ -341,6 +342,9 @@ class PointBidTable:
 
     def legal_calls(self, state, seat):
         return self.for_state(state).legal_calls(state, seat)
+
+    def random_play(self, state, seat, rng):
+        return self.for_state(state).random_play(state, seat, rng)
 
     def __getattr__(self, name):
         if not callable(getattr(PointBidMachine, name, None)):

@@ -26,7 +26,8 @@ def random_hands(variant, options, seed, hands):
         while state["phase"] != "end":
             if state["phase"] == "play":
                 seat = state["turn"]
-                action = {"type": "play", "seat": seat, "cards": machine.random_play(state, seat, rng)}
+                cards = machine.random_play(state, seat, rng)
+                action = {"type": "play", "seat": seat, "cards": cards}
             else:
                 calls = [c for s in range(4) for c in machine.legal_calls(state, s)]
                 if calls and rng.random() < 0.5:
@@ -107,6 +108,55 @@ def test_one_card_given_badly_is_refused_as_before(cards, code):
 
 @pytest.mark.parametrize("variant,options", VARIANTS)
 def test_a_seed_plays_the_same_hands_twice(variant, options):
-    first = [json.dumps(s, sort_keys=True) for _, s, a in random_hands(variant, options, 9, 2) if a is None]
-    again = [json.dumps(s, sort_keys=True) for _, s, a in random_hands(variant, options, 9, 2) if a is None]
+    def ends():
+        return [json.dumps(s, sort_keys=True)
+                for _, s, a in random_hands(variant, options, 9, 2) if a is None]
+
+    first, again = ends(), ends()
     assert first == again and len(first) == 2
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_one_card_on_one_card_is_judged_as_is_legal_follow_judges_it(variant, options):
+    """_play's brief suit rule for a single on a single against Variant.is_legal_follow."""
+    judged = 0
+    for machine, state, action in random_hands(variant, options, 12, 2):
+        if action is None or action["type"] != "play" or not state["trick"]["plays"]:
+            continue
+        lead = state["trick"]["shape_cards"]
+        if len(lead) != 1:
+            continue
+        v = machine.variant
+        ctx = machine.context(state)
+        shape = v.lead_shape(ctx, lead)
+        hand = state["hands"][action["seat"]]
+        for card in set(hand):
+            try:
+                machine.apply(state, {"type": "play", "seat": action["seat"], "cards": [card]})
+                accepted = True
+            except RuleError as e:
+                assert e.code == "illegal_follow"
+                accepted = False
+            assert accepted == v.is_legal_follow(ctx, shape, hand, [card])
+            judged += 1
+    assert judged > 400
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_a_random_follow_to_a_single_is_the_generic_random_follow(variant, options):
+    """random_play's brief path for a single lead draws what random_follow draws."""
+    compared = 0
+    for machine, state, action in random_hands(variant, options, 13, 2):
+        if action is None or action["type"] != "play" or not state["trick"]["plays"]:
+            continue
+        seat = action["seat"]
+        # point_bid's table routes calls that take the state; this one takes a context.
+        hand_machine = machine.for_state(state) if hasattr(machine, "for_state") else machine
+        ctx = hand_machine.context(state)
+        shape = hand_machine.variant.lead_shape(ctx, state["trick"]["shape_cards"])
+        for seed in range(3):
+            brief = machine.random_play(state, seat, random.Random(seed))
+            hand = state["hands"][seat]
+            assert brief == hand_machine.random_follow(ctx, shape, hand, random.Random(seed))
+            compared += 1
+    assert compared > 200

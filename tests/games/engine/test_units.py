@@ -1,8 +1,12 @@
 """Groups, tractors and the canonical decomposition (RULES §1.3–1.4, §2.4)."""
 
+import random
+
 import pytest
 
-from games.engine.units import decompose, format_of, has_tractor, packings
+from games.engine.cards import counts_of
+from games.engine.registry import get_variant
+from games.engine.units import decompose, format_of, has_tractor, packings, tractor_count, tractors
 
 from .helpers import counts, ctx_for
 
@@ -56,3 +60,24 @@ def test_packings_use_disjoint_tractors():
     assert next(packings(ctx, hand, 2, [3, 2]), None) is None
     # through the shared off-suit level slot, two separate tractors fit
     assert next(packings(ctx, counts("H5 H5 S5 S5 C5 C5 HA HA"), 2, [2, 2]), None) is not None
+
+
+@pytest.mark.parametrize("variant_id,level,trump", [
+    ("classic", 5, 1), ("classic", 2, None), ("point_bid", None, 2), ("point_bid", None, None),
+    ("four_deck", 2, 0), ("four_deck", 7, 3), ("guigang", 4, 1),
+])
+def test_tractor_count_counts_what_tractors_lists(variant_id, level, trump):
+    """The random lead draws among the counted tractors and lists them only when it must."""
+    variant = get_variant(variant_id)
+    ctx = variant.context(level, trump)
+    rng = random.Random(level or 0)
+    deck = [c for c in range(54) for _ in range(variant.decks)]
+    for size in [0, 3, 12, 25, 40, 54, 80] * 8:
+        held = counts_of(rng.sample(deck, min(size, len(deck))))
+        for copies in range(2, variant.max_copies + 1):
+            assert tractor_count(ctx, held, copies) == len(list(tractors(ctx, held, copies)))
+    # Whole chains, every slot held (the full cycle of four_deck's trump suit).
+    everything = {c: variant.max_copies for c in range(54)}
+    for copies in range(2, variant.max_copies + 1):
+        listed = list(tractors(ctx, everything, copies))
+        assert tractor_count(ctx, everything, copies) == len(listed)
