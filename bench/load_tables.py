@@ -288,13 +288,13 @@ class Client:
 async def connect(url, path, cookie, origin):
     """Open a socket; a server still busy with the previous phase may drop a handshake
     (daphne gives up on one after 5 s), so try a few times."""
-    for attempt in range(5):
+    for attempt in range(10):
         try:
             return await websockets.connect(url + path, origin=origin,
                                             additional_headers={"Cookie": cookie},
                                             open_timeout=60, max_queue=None, ping_interval=None)
         except (websockets.exceptions.InvalidMessage, OSError):
-            if attempt == 4:
+            if attempt == 9:
                 raise
             await asyncio.sleep(1 + attempt)
 
@@ -351,7 +351,11 @@ async def run_open(servers, add_tables, args):
     async def open_client(run, seat, table_id, cookie):
         base, origin = servers[seat % len(servers)]
         async with sem:
-            ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
+            try:
+                ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
+            except (websockets.exceptions.WebSocketException, OSError):
+                stats.closed_by_server("no handshake")
+                return None
         client = Client(run, seat, ws, pace=args.pace)
         tasks.append(asyncio.create_task(client.loop(stop)))
         return client
@@ -364,7 +368,7 @@ async def run_open(servers, add_tables, args):
             run = TableRun(table_id, stats)
             runs.append(run)
             new += [open_client(run, seat, table_id, cookies[seat]) for seat in range(4)]
-        leaders = [c for c in await asyncio.gather(*new) if c.seat == 0]
+        leaders = [c for c in await asyncio.gather(*new) if c is not None and c.seat == 0]
         waited = time.perf_counter()
         while time.perf_counter() - waited < args.warmup:
             playing = sum(1 for c in leaders if c.view and c.view["phase"] == "play")
@@ -373,7 +377,8 @@ async def run_open(servers, add_tables, args):
             await asyncio.sleep(0.5)
         for run in runs:  # what the warm-up left pending is not this step's
             run.lost(time.perf_counter())
-        stats.latencies, stats.errors, stats.closed = [], {}, {}
+        unopened, stats.closed = stats.closed, {}
+        stats.latencies, stats.errors = [], {}
         stats.measuring = True
         started = time.perf_counter()
         await asyncio.sleep(args.seconds)
@@ -384,8 +389,9 @@ async def run_open(servers, add_tables, args):
         lat = sorted(stats.latencies)
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("inf")
         print(stats.report(f"pace {args.pace} s, {len(runs)} tables", elapsed) +
-              f"; lost {lost}; closed {stats.closed}; refusals {stats.errors}", flush=True)
-        if p99 > args.p99_limit or lost or stats.closed:
+              f"; lost {lost}; closed {stats.closed}; not opened {unopened}; "
+              f"refusals {stats.errors}", flush=True)
+        if p99 > args.p99_limit or lost or stats.closed or unopened:
             break
         held = len(runs)
         step = args.ramp or args.tables

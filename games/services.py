@@ -669,22 +669,19 @@ class _Change:
 
     @classmethod
     def begin(cls, table_id):
-        # One locking read: the four seats (with their users) joined to the table, its game
-        # row (the one locked) and the running hand, instead of a read of the game and one
-        # of the seats.
-        seats = list(
-            Seat.objects.select_for_update(of=("table__game",))
-            .filter(table_id=table_id, table__game__isnull=False)
-            .select_related("user", "table__game__hand", "table__game__match")
-            .order_by("number")
-        )
-        if not seats:
-            raise ActionError("no_such_table", "there is no such table")
-        table = seats[0].table
-        game = table.game
-        game.table = table
-        for seat in seats:
-            seat.table = table
+        # Two reads, not one: joining the seats to the game row repeats the table, the game
+        # (its state JSON decoded once per seat) and the hand in each of the four rows, which
+        # measured slower than the second query (docs/architecture.md, "Cost of one action").
+        try:
+            game = (
+                GameState.objects.select_for_update(of=("self",))
+                .select_related("table", "hand", "match")
+                .get(table_id=table_id)
+            )
+        except GameState.DoesNotExist:
+            raise ActionError("no_such_table", "there is no such table") from None
+        seats = list(Seat.objects.filter(table_id=table_id).select_related("user")
+                     .order_by("number"))
         return cls(game, seats)
 
     @property

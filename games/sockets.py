@@ -73,7 +73,13 @@ def redis_async():
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        client = _clients[loop] = aioredis.Redis.from_url(settings.REDIS_URL)
+        # redis-py 8's pool raises MaxConnectionsError past 100 connections; with hundreds
+        # of sockets renewing their places at once that refused publish locks' give-backs
+        # too, and each refused one held its table for the lock's expiry. A blocking pool
+        # waits for a free connection instead.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.REDIS_URL, max_connections=200, timeout=10, socket_timeout=10)
+        client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client
 
 

@@ -13,10 +13,10 @@ from games.services import game_apply_action, game_timer_fire
 
 pytestmark = pytest.mark.django_db
 
-# games.services._Change.begin: the GameState row locked with its table, hand and seats
-# (and their users) in one read; commit: the state's compare-and-set UPDATE and the events'
-# INSERT; the savepoint and its release around the seat writes are gone.
-PLAY_QUERIES = ["SELECT", "UPDATE", "INSERT"]
+# games.services._Change.begin: the GameState row locked with its table and hand, then the
+# seats with their users; commit: the state's compare-and-set UPDATE and the events' INSERT
+# (no seat changed, so no seat UPDATE and no savepoint around one).
+PLAY_QUERIES = ["SELECT", "SELECT", "UPDATE", "INSERT"]
 # The same, after the check that the timer is not stale (one indexed read without a lock).
 TIMER_QUERIES = ["SELECT", *PLAY_QUERIES]
 

