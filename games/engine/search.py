@@ -24,7 +24,8 @@ The budget: rounds (one deal, every candidate) run until one more rollout would 
 ``rollouts`` rollouts, whichever comes first; a round cut short does not count. The time
 a rollout took lately from a similar moment (same variant and phase, about as many cards
 left) sets how many candidates are tried, so that ``MIN_ROUNDS`` rounds fit; when not even
-two fit, the policy decides at once. With ``budget_ms=None`` only the count limits the
+two fit, the policy decides at once (and the remembered cost shrinks a little, so a
+slow spell of the machine does not switch the search off for good). With ``budget_ms=None`` only the count limits the
 search, so a test's decision depends on the seed alone.
 """
 
@@ -47,6 +48,7 @@ MARGIN = 0.05  # in levels: what another candidate must beat the policy's choice
 MIN_ROUNDS = 3  # deals every candidate is tried on before the policy's choice is overruled
 # Seconds one rollout took lately, by _cost_key: how many candidates the budget can afford.
 _COST = {}
+COST_DECAY = 0.8  # per decision the search skipped as too dear
 BID_STEPS = (10, -10, 20, -20)  # bids tried around the policy's (point_bid steps by 5)
 
 
@@ -66,6 +68,8 @@ def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6)
         # As many candidates as MIN_ROUNDS rounds of rollouts fit in the budget.
         width = min(width, int(limit / (_COST[cost_key] * MIN_ROUNDS)))
         if width < 2:
+            # Forget a little, so that a cost measured on a busy machine is measured again.
+            _COST[cost_key] *= COST_DECAY
             return policy
     cands = candidates(machine, state, seat, policy, width)
     if len(cands) <= 1:
