@@ -8,9 +8,14 @@ first hand without a declaration is redealt (in some variants without limit) and
 cautious bots would redeal for a long time.
 """
 
+import logging
+
+from games.engine.bot import bot_action
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.engine.strength import bot_decide
+
+logger = logging.getLogger(__name__)
 
 # The search's seed: fixed, since the search mixes in where the hand is (public) itself.
 SEARCH_SEED = "table"
@@ -20,7 +25,13 @@ def bot_choose_action(state, seat, level="easy"):
     """The action the bot of `level` in `seat` takes now, or None when it has nothing to do.
     Easy is the policy; normal and hard search within their budget (games.engine.strength),
     which the table waits for on top of the bots' delay."""
-    action = bot_decide(state, seat, level=level or "easy", seed=SEARCH_SEED)
+    try:
+        action = bot_decide(state, seat, level=level or "easy", seed=SEARCH_SEED)
+    except Exception:
+        # A search that fails must not stall the table: the easy policy plays instead, and
+        # the failure is logged for the developers.
+        logger.exception("bot search failed (level %s, seat %s); the policy plays", level, seat)
+        action = bot_action(state, seat)
     if action is None and state["phase"] == "declare" and state.get("standing") is None:
         return _any_declaration(state, seat)
     return action

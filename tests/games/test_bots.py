@@ -86,6 +86,18 @@ def test_easy_is_the_hand_written_policy():
     assert bot_choose_action(state, seat, level="easy") == bot_action(state, seat)
 
 
+def test_a_search_that_fails_leaves_the_move_to_the_policy(monkeypatch, caplog):
+    machine, state = a_play_state()
+    seat = state["turn"]
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("search broke")
+
+    monkeypatch.setattr("games.bots.bot_decide", broken)
+    assert bot_choose_action(state, seat, level="hard") == bot_action(state, seat)
+    assert "bot search failed" in caplog.text
+
+
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_the_clock_asks_the_bot_of_the_seats_level(settings, level):
     """A searching bot's play comes back from the timer as a legal action for its seat."""
