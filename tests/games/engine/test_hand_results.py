@@ -339,3 +339,120 @@ def test_a_hands_money_is_capped_and_zero_sum(deltas, base, cap, paid, capped):
     got, was_capped = settlement_shares(amounts=amounts, cap=cap * base, available=[10**6] * 4)
     assert (got, was_capped) == (paid, capped)
     assert sum(got) == 0
+
+
+# --- the dealer in another seat: teams, next dealer, deltas turn with it ----------------------
+
+DEALER_3 = [
+    pytest.param(
+        # Dealer seat 3, so the dealer side is team 1 {1, 3}, level 6 (H6 would be trump). The dealer leads HA and takes
+        # the last trick, X = 0: levels 3, advance 3: team 1 6 → 9; next dealer the partner,
+        # (3 + 2) mod 4 = seat 1; team 1 +3 each.
+        dict(levels=(4, 6), points=0, leader=3,
+             hands=["H3", "H4", "H8", "HA"], plays=[(3, "HA"), (0, "H3"), (1, "H4"), (2, "H8")]),
+        dict(defender_points=0, winner="dealer", levels=3, advance=3, levels_after=[4, 9],
+             next_dealer=1, deltas=[-3, 3, -3, 3], escape=None),
+        id="dealer-3-shut-out"),
+    pytest.param(
+        # Defender seat 0 takes the last trick with HA: kitty 25 × 2. X = 100 + 50 = 150:
+        # defenders, levels 1 + ⌊70/40⌋ = 2, advance 1: team 0 4 → 5; next dealer the
+        # dealer's next player, (3 + 1) mod 4 = seat 0.
+        dict(levels=(4, 6), points=100, leader=0,
+             hands=["HA", "H3", "H4", "H8"], plays=[(0, "HA"), (1, "H3"), (2, "H4"), (3, "H8")]),
+        dict(defender_points=150, winner="defenders", levels=2, advance=1, levels_after=[5, 6],
+             next_dealer=0, deltas=[2, -2, 2, -2], escape=None),
+        id="dealer-3-defenders-win"),
+]
+
+
+@pytest.mark.parametrize("given, expected", DEALER_3)
+def test_classic_results_with_the_dealer_in_seat_3(given, expected):
+    m, s = position("classic", dealer=3, levels=given["levels"], trump="S",
+                    hands=given["hands"], leader=given["leader"], points=given["points"],
+                    kitty=KITTY_25)
+    end, _ = play_out(m, s, given["plays"])
+    assert {k: end["result"][k] for k in expected} == expected
+
+
+def test_a_follower_who_wins_a_trick_is_announced_and_leads_the_next():
+    # Dealer 0 leads H3; seat 3 (the third follower) wins with HA and so leads the next trick;
+    # the trick's HK and H10 (20) go to the defenders.
+    m, s = position("classic", dealer=0, levels=(5, 5), trump="S",
+                    hands=["H3 C3", "HK C4", "H10 C6", "HA C8"], leader=0, points=0,
+                    kitty=KITTY_25)
+    s, events = play_out(m, s, [(0, "H3"), (1, "HK"), (2, "H10"), (3, "HA")])
+    assert events[-1] == {"type": "trick_won", "to": None, "seat": 3, "points": 20,
+                          "defender_points": 20}
+    assert (s["turn"], s["trick"]) == (3, {"leader": 3, "plays": [], "shape_cards": None})
+    assert s["tricks"][-1]["winner"] == 3
+    end, events = play_out(m, s, [(3, "C8"), (0, "C3"), (1, "C4"), (2, "C6")])
+    assert (end["turn"], end["trick"]) == (None, None)
+
+
+# --- the score tables at their edges (X is always a multiple of 5) ----------------------------
+
+SCORE_EDGES = [
+    # classic §2.9: (winner, levels, advance, next dealer)
+    ("classic", 0, ("dealer", 3, 3, "partner")),
+    ("classic", 5, ("dealer", 2, 2, "partner")),
+    ("classic", 35, ("dealer", 2, 2, "partner")),
+    ("classic", 40, ("dealer", 1, 1, "partner")),
+    ("classic", 75, ("dealer", 1, 1, "partner")),
+    ("classic", 80, ("defenders", 1, 0, "next")),
+    ("classic", 119, ("defenders", 1, 0, "next")),
+    ("classic", 120, ("defenders", 2, 1, "next")),
+    # four_deck §3.8: levels = advance
+    ("four_deck", -40, ("dealer", 3, 3, "partner")),
+    ("four_deck", 0, ("dealer", 3, 3, "partner")),
+    ("four_deck", 5, ("dealer", 2, 2, "partner")),
+    ("four_deck", 75, ("dealer", 2, 2, "partner")),
+    ("four_deck", 80, ("dealer", 1, 1, "partner")),
+    ("four_deck", 155, ("dealer", 1, 1, "partner")),
+    ("four_deck", 160, ("defenders", 1, 1, "next")),
+    ("four_deck", 240, ("defenders", 2, 2, "next")),
+    # guigang §5.8, A35
+    ("guigang", -160, ("dealer", 5, 5, "partner")),
+    ("guigang", -80, ("dealer", 4, 4, "partner")),
+    ("guigang", -75, ("dealer", 3, 3, "partner")),
+    ("guigang", 0, ("dealer", 3, 3, "partner")),
+    ("guigang", 5, ("dealer", 2, 2, "partner")),
+    ("guigang", 75, ("dealer", 2, 2, "partner")),
+    ("guigang", 80, ("dealer", 1, 1, "partner")),
+    ("guigang", 155, ("dealer", 1, 1, "partner")),
+    ("guigang", 160, ("defenders", 0, 0, "next")),
+    ("guigang", 235, ("defenders", 0, 0, "next")),
+    ("guigang", 240, ("defenders", 1, 1, "next")),
+    ("guigang", 320, ("defenders", 2, 2, "next")),
+    ("guigang", 400, ("defenders", 3, 3, "next")),
+    ("guigang", 480, ("defenders", 4, 4, "next")),
+]
+
+
+@pytest.mark.parametrize("variant, x, expected", SCORE_EDGES)
+def test_score_tables_at_their_edges(variant, x, expected):
+    assert machine_for(variant).variant.score(x) == expected
+
+
+POINT_BID_SCORES = [
+    # §4.9: (contract, D, bonus) -> (winner, L, m, who bids first next)
+    (80, 80, 0, ("defenders", 1, 2, "next")),   # D = B: the dealer loses
+    (80, 75, 0, ("dealer", 1, 2, "dealer")),    # seed check: the dealer wins 6 = 3·2·1
+    (80, 35, 0, ("dealer", 2, 2, "dealer")),    # ⌊45/40⌋ + 1 = 2: wins 12
+    (80, 0, 0, ("dealer", 3, 2, "dealer")),     # ⌊80/40⌋ + 1 = 3: wins 18
+    (80, 120, 0, ("defenders", 2, 2, "next")),  # loses 12
+    (80, 200, 0, ("defenders", 4, 2, "next")),  # loses 24
+    (40, 0, 0, ("dealer", 3, 4, "dealer")),     # ⌊40/40⌋ + 1 = 2, at least 3 (大光)
+    (0, 0, 0, ("dealer", 3, 8, "dealer")),
+    (0, 5, 0, ("defenders", 1, 8, "next")),
+    # a bonus (special hands, 40 per 關) counts in D: 40 + 40 = 80 ≥ 80
+    (80, 40, 40, ("defenders", 1, 2, "next")),
+    (80, 120, -80, ("dealer", 2, 2, "dealer")),  # the dealer's own: 120 − 80 = 40: L 2
+]
+
+
+@pytest.mark.parametrize("contract, d, bonus, expected", POINT_BID_SCORES)
+def test_point_bid_score_table(contract, d, bonus, expected):
+    v = machine_for("point_bid").variant
+    got = v.score(bid=contract, defender_points=d, bonus=bonus)
+    assert got == expected
+    assert all(type(n) is int for n in got[1:3])
