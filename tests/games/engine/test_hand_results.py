@@ -5,9 +5,12 @@ and the settlement are compared with literals whose arithmetic is in the comment
 expected is read from the engine. The money of a hand at a table (cap and zero-sum, P8b) is
 the engine's deltas × base stake through ``games.stakes.settlement_shares``."""
 
+import json
+
 import pytest
 
 from games.engine.cards import parse_cards
+from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.stakes import settlement_shares
 
@@ -235,14 +238,16 @@ POINT_BID = [
         # dealer +3·4·3 = 36, each defender −12.
         dict(contract=40, points=0, leader=0,
              hands=["CA", "C3", "C4", "C6"], plays=[(0, "CA"), (1, "C3"), (2, "C4"), (3, "C6")]),
-        dict(defender_points=0, winner="dealer", levels=3, multiplier=4, deltas=[36, -12, -12, -12]),
+        dict(defender_points=0, winner="dealer", levels=3, multiplier=4,
+             deltas=[36, -12, -12, -12]),
         id="shut-out-at-40"),
     pytest.param(
         # Contract 0 (m 8), D = 0 ≤ 0: the dealer wins at least 大光, L = max(0 + 1, 3) = 3:
         # dealer +3·8·3 = 72, each defender −24.
         dict(contract=0, points=0, leader=0,
              hands=["CA", "C3", "C4", "C6"], plays=[(0, "CA"), (1, "C3"), (2, "C4"), (3, "C6")]),
-        dict(defender_points=0, winner="dealer", levels=3, multiplier=8, deltas=[72, -24, -24, -24]),
+        dict(defender_points=0, winner="dealer", levels=3, multiplier=8,
+             deltas=[72, -24, -24, -24]),
         id="bid-0-shut-out"),
     pytest.param(
         # Contract 120 (m 1), D = 200 (the kitty × 1 from a trump single, 25 + 175):
@@ -262,6 +267,21 @@ def test_point_bid_hand_results(given, expected):
                     contract=given["contract"], trump_named=True, specials=[])
     end, _ = play_out(m, s, given["plays"])
     assert {k: end["result"][k] for k in expected} == expected
+    assert (end["result"]["contract"], end["result"]["specials"]) == (given["contract"], [])
+
+
+def test_point_bid_special_hands_count_40_a_pass_for_their_side():
+    # A defender's 2 passes (+80) and the dealer's 1 (−40): D = 30 + 80 − 40 = 70 < 80:
+    # the dealer wins L = ⌊10/40⌋ + 1 = 1 at m 2: dealer +6, each defender −2.
+    specials = [{"seat": 2, "passes": 2, "name": "主7沖關"}, {"seat": 0, "passes": 1, "name": "沖關"}]
+    m, s = position("point_bid", dealer=0, levels=(2, 2), trump="H", hands=["C8", "CA", "C3", "C4"],
+                    leader=1, points=30, kitty=KITTY_25, contract=80, trump_named=True,
+                    specials=specials)
+    end, _ = play_out(m, s, [(1, "CA"), (2, "C3"), (3, "C4"), (0, "C8")])
+    r = end["result"]
+    assert json.dumps([r["bonus"], r["defender_points"], r["deltas"]]) == \
+        "[40, 70, [6, -2, -2, -2]]"
+    assert r["specials"] == specials
 
 
 @pytest.mark.parametrize("contract, deltas", [
@@ -307,11 +327,43 @@ def test_escape_results(variant, extra, seat, deltas):
     m, s = position(variant, dealer=0, levels=(5, 5), trump="S",
                     hands=["C3", "C4", "C6", "C8"], leader=0, points=30, **extra)
     end, events = m.apply(s, {"type": "escape", "seat": seat})
-    assert (end["phase"], end["result"]["escape"], end["result"]["deltas"]) == ("end", seat, deltas)
+    result = {"escape": seat, "deltas": deltas, "winner": None, "levels": 0}
+    if variant == "point_bid":
+        result["multiplier"] = {80: 2, 40: 4}[extra["contract"]]
+    assert (end["phase"], end["result"]) == ("end", result)
     assert events[-1]["type"] == "hand_end"
-    # P7: the table restarts as a new match.
+    # P7: the table restarts as a new match: same seed and options, first hand, no redeal.
     nxt = m.next_hand(end)
     assert nxt["first_hand"] and nxt["dealer"] is None
+    assert (nxt["seed"], nxt["options"], nxt["redeals"], nxt["hand_no"]) == (
+        s["seed"], s["options"], 0, s["hand_no"] + 1)
+
+
+def test_point_bid_a_defender_escaping_pays_the_dealer_in_any_seat():
+    # Dealer seat 1, contract 80 (m 2): defender seat 3 escapes: −6 to the dealer, others 0.
+    m, s = position("point_bid", dealer=1, levels=(2, 2), trump="S",
+                    hands=["C3", "C4", "C6", "C8"], leader=1, points=0, contract=80)
+    end, _ = m.apply(s, {"type": "escape", "seat": 3})
+    assert end["result"]["deltas"] == [0, 6, 0, -6]
+
+
+@pytest.mark.parametrize("variant", ["classic", "four_deck", "guigang", "point_bid"])
+def test_guards_of_the_hands_end(variant):
+    m, s = position(variant, dealer=0, levels=(5, 5), trump="S",
+                    hands=["C3", "C4", "C6", "C8"], leader=0, points=0,
+                    **({"contract": 80} if variant == "point_bid" else {}))
+    with pytest.raises(RuleError) as e:
+        m.next_hand(s)
+    assert e.value.code == "hand_not_over"
+    rejects(m, s, {"type": "escape"}, "bad_seat")
+
+
+def test_a_throw_mixing_classes_is_an_illegal_lead():
+    m, s = position("classic", dealer=0, levels=(5, 5), trump="S",
+                    hands=["HA CA", "C4", "C6", "C8"], leader=0, points=0)
+    with pytest.raises(RuleError) as e:
+        m.variant.throw_result(m.context(s), parse_cards(["HA", "CA"]), s["hands"][1:])
+    assert e.value.code == "illegal_lead"
 
 
 # --- a hand's money at a table: cap and zero-sum (P8b) ----------------------------------------
@@ -330,6 +382,11 @@ MONEY = [
     # point_bid dealer wins [36, −12, −12, −12] at base 1, cap 10: each defender pays 10, and
     # the dealer gets all 30.
     ([36, -12, -12, -12], 1, 10, [30, -10, -10, -10], True),
+    # a loss exactly at the cap is not cut: capped is False.
+    ([3, -3, 3, -3], 10, 3, [30, -30, 30, -30], False),
+    # unequal winners (the arithmetic of P8b; no variant pays so today): 25 paid shared 2:1
+    # is 16 r 20 and 8 r 10 (in 30ths): the one left goes to the larger remainder, seat 0.
+    ([20, 10, -30, 0], 1, 25, [17, 8, -25, 0], True),
 ]
 
 
@@ -345,9 +402,9 @@ def test_a_hands_money_is_capped_and_zero_sum(deltas, base, cap, paid, capped):
 
 DEALER_3 = [
     pytest.param(
-        # Dealer seat 3, so the dealer side is team 1 {1, 3}, level 6 (H6 would be trump). The dealer leads HA and takes
-        # the last trick, X = 0: levels 3, advance 3: team 1 6 → 9; next dealer the partner,
-        # (3 + 2) mod 4 = seat 1; team 1 +3 each.
+        # Dealer seat 3, so the dealer side is team 1 {1, 3}, at level 6 (H6 would be trump).
+        # The dealer leads HA and takes the last trick, X = 0: levels 3, advance 3: team 1
+        # 6 → 9; next dealer the partner, (3 + 2) mod 4 = seat 1; team 1 +3 each.
         dict(levels=(4, 6), points=0, leader=3,
              hands=["H3", "H4", "H8", "HA"], plays=[(3, "HA"), (0, "H3"), (1, "H4"), (2, "H8")]),
         dict(defender_points=0, winner="dealer", levels=3, advance=3, levels_after=[4, 9],
