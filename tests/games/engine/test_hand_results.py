@@ -210,6 +210,7 @@ def test_a_match_runs_on_from_the_levels_and_dealer_of_the_result():
     end, _ = play_out(m, s, given["plays"])
     nxt = m.next_hand(end)
     assert (nxt["levels"], nxt["dealer"], nxt["level"], nxt["hand_no"]) == ([5, 2], 1, 2, 1)
+    assert (nxt["redeals"], nxt["first_hand"], nxt["phase"]) == (0, False, "deal")
 
 
 # --- point_bid (§4.8, §4.9): dealer seat 0 alone; odds m from the contract --------------------
@@ -313,6 +314,7 @@ def test_point_bid_surrender_is_refused_at_80():
 ESCAPES = [
     # classic/four_deck/guigang: escaper −3, the two opponents +1, the partner 0.
     ("classic", {}, 1, [1, -3, 1, 0]),
+    ("classic", {}, 3, [1, 0, 1, -3]),
     ("four_deck", {}, 2, [0, 1, -3, 1]),
     ("guigang", {}, 0, [-3, 1, 0, 1]),
     # point_bid, contract 80 (m 2): the dealer escapes: −9·2 = −18, each defender +2.
@@ -444,6 +446,15 @@ def test_a_follower_who_wins_a_trick_is_announced_and_leads_the_next():
     assert s["tricks"][-1]["winner"] == 3
     end, events = play_out(m, s, [(3, "C8"), (0, "C3"), (1, "C4"), (2, "C6")])
     assert (end["turn"], end["trick"]) == (None, None)
+
+
+def test_the_winner_of_a_trick_leads_the_next_even_when_others_played_after():
+    # Seat 1 wins with HA though seats 2 and 3 play after it: seat 1 leads next.
+    m, s = position("classic", dealer=0, levels=(5, 5), trump="S",
+                    hands=["H3 C3", "HA C4", "H10 C6", "H4 C8"], leader=0, points=0,
+                    kitty=KITTY_25)
+    s, events = play_out(m, s, [(0, "H3"), (1, "HA"), (2, "H10"), (3, "H4")])
+    assert events[-1]["seat"] == 1 and s["turn"] == 1
 
 
 # --- the score tables at their edges (X is always a multiple of 5) ----------------------------
