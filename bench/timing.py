@@ -6,8 +6,9 @@ answering while Redis is unreachable.
     DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python bench/timing.py
 
 Needs Redis and PostgreSQL up (``./platform/test`` starts them); /healthz only connects to
-the server's database, so no test database is made. Prints each figure and the bound it was once asserted with (countdown 1.5 s: late by under 1.5 s;
-/healthz: under 5 s); exits 1 if a bound is broken.
+the server's database, so no test database is made. Prints each figure and the bound it was
+once asserted with (countdown 1.5 s: late by under 1.5 s; /healthz: under 5 s); exits 1 if a
+bound is broken.
 """
 
 import os

@@ -98,6 +98,10 @@ def test_a_settlement_is_zero_sum_within_cap_and_floor_and_the_house_never_moves
     assert all(m >= -cap * table.base_stake for m in moved)
     hand.refresh_from_db()
     settlement = hand.result["settlement"]
+    # The settlement is added to the hand's result, which keeps what the hand decided.
+    assert {k: hand.result[k] for k in ("deltas", "escape", "winner", "levels")} == {
+        "deltas": list(deltas), "escape": 0 if deltas[0] == -3 else None, "winner": None,
+        "levels": 1}
     assert settlement["paid"] == moved == [p.points for p in hand.players.order_by("seat")]
     assert settlement["would"] == [d * table.base_stake for d in deltas]
     assert settlement["capped"] == any(-d * table.base_stake > cap * table.base_stake

@@ -364,7 +364,7 @@ def test_operators_find_tables_hands_events_and_ledger_entries(admin_client, fin
     assert list(rows(f"/admin/games/hand/?player={other_users[1].pk}")) == []
     assert [h.pk for h in rows(f"/admin/games/hand/?q={users[2].username}")] == [hand.pk]
     # Events: by type and table, never by what a payload says.
-    found = rows(f"/admin/games/gameevent/?q=deal_revealed")
+    found = rows("/admin/games/gameevent/?q=deal_revealed")
     assert [e.hand_id for e in found] == [hand.pk]
     assert list(rows(f"/admin/games/gameevent/?q={hand.seed}")) == []
     # Ledger entries: by kind.

@@ -5,9 +5,12 @@ and the settlement are compared with literals whose arithmetic is in the comment
 expected is read from the engine. The money of a hand at a table (cap and zero-sum, P8b) is
 the engine's deltas × base stake through ``games.stakes.settlement_shares``."""
 
+import json
+
 import pytest
 
 from games.engine.cards import parse_cards
+from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.stakes import settlement_shares
 
@@ -207,6 +210,7 @@ def test_a_match_runs_on_from_the_levels_and_dealer_of_the_result():
     end, _ = play_out(m, s, given["plays"])
     nxt = m.next_hand(end)
     assert (nxt["levels"], nxt["dealer"], nxt["level"], nxt["hand_no"]) == ([5, 2], 1, 2, 1)
+    assert (nxt["redeals"], nxt["first_hand"], nxt["phase"]) == (0, False, "deal")
 
 
 # --- point_bid (§4.8, §4.9): dealer seat 0 alone; odds m from the contract --------------------
@@ -235,14 +239,16 @@ POINT_BID = [
         # dealer +3·4·3 = 36, each defender −12.
         dict(contract=40, points=0, leader=0,
              hands=["CA", "C3", "C4", "C6"], plays=[(0, "CA"), (1, "C3"), (2, "C4"), (3, "C6")]),
-        dict(defender_points=0, winner="dealer", levels=3, multiplier=4, deltas=[36, -12, -12, -12]),
+        dict(defender_points=0, winner="dealer", levels=3, multiplier=4,
+             deltas=[36, -12, -12, -12]),
         id="shut-out-at-40"),
     pytest.param(
         # Contract 0 (m 8), D = 0 ≤ 0: the dealer wins at least 大光, L = max(0 + 1, 3) = 3:
         # dealer +3·8·3 = 72, each defender −24.
         dict(contract=0, points=0, leader=0,
              hands=["CA", "C3", "C4", "C6"], plays=[(0, "CA"), (1, "C3"), (2, "C4"), (3, "C6")]),
-        dict(defender_points=0, winner="dealer", levels=3, multiplier=8, deltas=[72, -24, -24, -24]),
+        dict(defender_points=0, winner="dealer", levels=3, multiplier=8,
+             deltas=[72, -24, -24, -24]),
         id="bid-0-shut-out"),
     pytest.param(
         # Contract 120 (m 1), D = 200 (the kitty × 1 from a trump single, 25 + 175):
@@ -262,6 +268,21 @@ def test_point_bid_hand_results(given, expected):
                     contract=given["contract"], trump_named=True, specials=[])
     end, _ = play_out(m, s, given["plays"])
     assert {k: end["result"][k] for k in expected} == expected
+    assert (end["result"]["contract"], end["result"]["specials"]) == (given["contract"], [])
+
+
+def test_point_bid_special_hands_count_40_a_pass_for_their_side():
+    # A defender's 2 passes (+80) and the dealer's 1 (−40): D = 30 + 80 − 40 = 70 < 80:
+    # the dealer wins L = ⌊10/40⌋ + 1 = 1 at m 2: dealer +6, each defender −2.
+    specials = [{"seat": 2, "passes": 2, "name": "主7沖關"}, {"seat": 0, "passes": 1, "name": "沖關"}]
+    m, s = position("point_bid", dealer=0, levels=(2, 2), trump="H", hands=["C8", "CA", "C3", "C4"],
+                    leader=1, points=30, kitty=KITTY_25, contract=80, trump_named=True,
+                    specials=specials)
+    end, _ = play_out(m, s, [(1, "CA"), (2, "C3"), (3, "C4"), (0, "C8")])
+    r = end["result"]
+    assert json.dumps([r["bonus"], r["defender_points"], r["deltas"]]) == \
+        "[40, 70, [6, -2, -2, -2]]"
+    assert r["specials"] == specials
 
 
 @pytest.mark.parametrize("contract, deltas", [
@@ -293,6 +314,7 @@ def test_point_bid_surrender_is_refused_at_80():
 ESCAPES = [
     # classic/four_deck/guigang: escaper −3, the two opponents +1, the partner 0.
     ("classic", {}, 1, [1, -3, 1, 0]),
+    ("classic", {}, 3, [1, 0, 1, -3]),
     ("four_deck", {}, 2, [0, 1, -3, 1]),
     ("guigang", {}, 0, [-3, 1, 0, 1]),
     # point_bid, contract 80 (m 2): the dealer escapes: −9·2 = −18, each defender +2.
@@ -307,11 +329,43 @@ def test_escape_results(variant, extra, seat, deltas):
     m, s = position(variant, dealer=0, levels=(5, 5), trump="S",
                     hands=["C3", "C4", "C6", "C8"], leader=0, points=30, **extra)
     end, events = m.apply(s, {"type": "escape", "seat": seat})
-    assert (end["phase"], end["result"]["escape"], end["result"]["deltas"]) == ("end", seat, deltas)
+    result = {"escape": seat, "deltas": deltas, "winner": None, "levels": 0}
+    if variant == "point_bid":
+        result["multiplier"] = {80: 2, 40: 4}[extra["contract"]]
+    assert (end["phase"], end["result"]) == ("end", result)
     assert events[-1]["type"] == "hand_end"
-    # P7: the table restarts as a new match.
+    # P7: the table restarts as a new match: same seed and options, first hand, no redeal.
     nxt = m.next_hand(end)
     assert nxt["first_hand"] and nxt["dealer"] is None
+    assert (nxt["seed"], nxt["options"], nxt["redeals"], nxt["hand_no"]) == (
+        s["seed"], s["options"], 0, s["hand_no"] + 1)
+
+
+def test_point_bid_a_defender_escaping_pays_the_dealer_in_any_seat():
+    # Dealer seat 1, contract 80 (m 2): defender seat 3 escapes: −6 to the dealer, others 0.
+    m, s = position("point_bid", dealer=1, levels=(2, 2), trump="S",
+                    hands=["C3", "C4", "C6", "C8"], leader=1, points=0, contract=80)
+    end, _ = m.apply(s, {"type": "escape", "seat": 3})
+    assert end["result"]["deltas"] == [0, 6, 0, -6]
+
+
+@pytest.mark.parametrize("variant", ["classic", "four_deck", "guigang", "point_bid"])
+def test_guards_of_the_hands_end(variant):
+    m, s = position(variant, dealer=0, levels=(5, 5), trump="S",
+                    hands=["C3", "C4", "C6", "C8"], leader=0, points=0,
+                    **({"contract": 80} if variant == "point_bid" else {}))
+    with pytest.raises(RuleError) as e:
+        m.next_hand(s)
+    assert e.value.code == "hand_not_over"
+    rejects(m, s, {"type": "escape"}, "bad_seat")
+
+
+def test_a_throw_mixing_classes_is_an_illegal_lead():
+    m, s = position("classic", dealer=0, levels=(5, 5), trump="S",
+                    hands=["HA CA", "C4", "C6", "C8"], leader=0, points=0)
+    with pytest.raises(RuleError) as e:
+        m.variant.throw_result(m.context(s), parse_cards(["HA", "CA"]), s["hands"][1:])
+    assert e.value.code == "illegal_lead"
 
 
 # --- a hand's money at a table: cap and zero-sum (P8b) ----------------------------------------
@@ -330,6 +384,11 @@ MONEY = [
     # point_bid dealer wins [36, −12, −12, −12] at base 1, cap 10: each defender pays 10, and
     # the dealer gets all 30.
     ([36, -12, -12, -12], 1, 10, [30, -10, -10, -10], True),
+    # a loss exactly at the cap is not cut: capped is False.
+    ([3, -3, 3, -3], 10, 3, [30, -30, 30, -30], False),
+    # unequal winners (the arithmetic of P8b; no variant pays so today): 25 paid shared 2:1
+    # is 16 r 20 and 8 r 10 (in 30ths): the one left goes to the larger remainder, seat 0.
+    ([20, 10, -30, 0], 1, 25, [17, 8, -25, 0], True),
 ]
 
 
@@ -339,3 +398,129 @@ def test_a_hands_money_is_capped_and_zero_sum(deltas, base, cap, paid, capped):
     got, was_capped = settlement_shares(amounts=amounts, cap=cap * base, available=[10**6] * 4)
     assert (got, was_capped) == (paid, capped)
     assert sum(got) == 0
+
+
+# --- the dealer in another seat: teams, next dealer, deltas turn with it ----------------------
+
+DEALER_3 = [
+    pytest.param(
+        # Dealer seat 3, so the dealer side is team 1 {1, 3}, at level 6 (H6 would be trump).
+        # The dealer leads HA and takes the last trick, X = 0: levels 3, advance 3: team 1
+        # 6 → 9; next dealer the partner, (3 + 2) mod 4 = seat 1; team 1 +3 each.
+        dict(levels=(4, 6), points=0, leader=3,
+             hands=["H3", "H4", "H8", "HA"], plays=[(3, "HA"), (0, "H3"), (1, "H4"), (2, "H8")]),
+        dict(defender_points=0, winner="dealer", levels=3, advance=3, levels_after=[4, 9],
+             next_dealer=1, deltas=[-3, 3, -3, 3], escape=None),
+        id="dealer-3-shut-out"),
+    pytest.param(
+        # Defender seat 0 takes the last trick with HA: kitty 25 × 2. X = 100 + 50 = 150:
+        # defenders, levels 1 + ⌊70/40⌋ = 2, advance 1: team 0 4 → 5; next dealer the
+        # dealer's next player, (3 + 1) mod 4 = seat 0.
+        dict(levels=(4, 6), points=100, leader=0,
+             hands=["HA", "H3", "H4", "H8"], plays=[(0, "HA"), (1, "H3"), (2, "H4"), (3, "H8")]),
+        dict(defender_points=150, winner="defenders", levels=2, advance=1, levels_after=[5, 6],
+             next_dealer=0, deltas=[2, -2, 2, -2], escape=None),
+        id="dealer-3-defenders-win"),
+]
+
+
+@pytest.mark.parametrize("given, expected", DEALER_3)
+def test_classic_results_with_the_dealer_in_seat_3(given, expected):
+    m, s = position("classic", dealer=3, levels=given["levels"], trump="S",
+                    hands=given["hands"], leader=given["leader"], points=given["points"],
+                    kitty=KITTY_25)
+    end, _ = play_out(m, s, given["plays"])
+    assert {k: end["result"][k] for k in expected} == expected
+
+
+def test_a_follower_who_wins_a_trick_is_announced_and_leads_the_next():
+    # Dealer 0 leads H3; seat 3 (the third follower) wins with HA and so leads the next trick;
+    # the trick's HK and H10 (20) go to the defenders.
+    m, s = position("classic", dealer=0, levels=(5, 5), trump="S",
+                    hands=["H3 C3", "HK C4", "H10 C6", "HA C8"], leader=0, points=0,
+                    kitty=KITTY_25)
+    s, events = play_out(m, s, [(0, "H3"), (1, "HK"), (2, "H10"), (3, "HA")])
+    assert events[-1] == {"type": "trick_won", "to": None, "seat": 3, "points": 20,
+                          "defender_points": 20}
+    assert (s["turn"], s["trick"]) == (3, {"leader": 3, "plays": [], "shape_cards": None})
+    assert s["tricks"][-1]["winner"] == 3
+    end, events = play_out(m, s, [(3, "C8"), (0, "C3"), (1, "C4"), (2, "C6")])
+    assert (end["turn"], end["trick"]) == (None, None)
+
+
+def test_the_winner_of_a_trick_leads_the_next_even_when_others_played_after():
+    # Seat 1 wins with HA though seats 2 and 3 play after it: seat 1 leads next.
+    m, s = position("classic", dealer=0, levels=(5, 5), trump="S",
+                    hands=["H3 C3", "HA C4", "H10 C6", "H4 C8"], leader=0, points=0,
+                    kitty=KITTY_25)
+    s, events = play_out(m, s, [(0, "H3"), (1, "HA"), (2, "H10"), (3, "H4")])
+    assert events[-1]["seat"] == 1 and s["turn"] == 1
+
+
+# --- the score tables at their edges (X is always a multiple of 5) ----------------------------
+
+SCORE_EDGES = [
+    # classic §2.9: (winner, levels, advance, next dealer)
+    ("classic", 0, ("dealer", 3, 3, "partner")),
+    ("classic", 5, ("dealer", 2, 2, "partner")),
+    ("classic", 35, ("dealer", 2, 2, "partner")),
+    ("classic", 40, ("dealer", 1, 1, "partner")),
+    ("classic", 75, ("dealer", 1, 1, "partner")),
+    ("classic", 80, ("defenders", 1, 0, "next")),
+    ("classic", 119, ("defenders", 1, 0, "next")),
+    ("classic", 120, ("defenders", 2, 1, "next")),
+    # four_deck §3.8: levels = advance
+    ("four_deck", -40, ("dealer", 3, 3, "partner")),
+    ("four_deck", 0, ("dealer", 3, 3, "partner")),
+    ("four_deck", 5, ("dealer", 2, 2, "partner")),
+    ("four_deck", 75, ("dealer", 2, 2, "partner")),
+    ("four_deck", 80, ("dealer", 1, 1, "partner")),
+    ("four_deck", 155, ("dealer", 1, 1, "partner")),
+    ("four_deck", 160, ("defenders", 1, 1, "next")),
+    ("four_deck", 240, ("defenders", 2, 2, "next")),
+    # guigang §5.8, A35
+    ("guigang", -160, ("dealer", 5, 5, "partner")),
+    ("guigang", -80, ("dealer", 4, 4, "partner")),
+    ("guigang", -75, ("dealer", 3, 3, "partner")),
+    ("guigang", 0, ("dealer", 3, 3, "partner")),
+    ("guigang", 5, ("dealer", 2, 2, "partner")),
+    ("guigang", 75, ("dealer", 2, 2, "partner")),
+    ("guigang", 80, ("dealer", 1, 1, "partner")),
+    ("guigang", 155, ("dealer", 1, 1, "partner")),
+    ("guigang", 160, ("defenders", 0, 0, "next")),
+    ("guigang", 235, ("defenders", 0, 0, "next")),
+    ("guigang", 240, ("defenders", 1, 1, "next")),
+    ("guigang", 320, ("defenders", 2, 2, "next")),
+    ("guigang", 400, ("defenders", 3, 3, "next")),
+    ("guigang", 480, ("defenders", 4, 4, "next")),
+]
+
+
+@pytest.mark.parametrize("variant, x, expected", SCORE_EDGES)
+def test_score_tables_at_their_edges(variant, x, expected):
+    assert machine_for(variant).variant.score(x) == expected
+
+
+POINT_BID_SCORES = [
+    # §4.9: (contract, D, bonus) -> (winner, L, m, who bids first next)
+    (80, 80, 0, ("defenders", 1, 2, "next")),   # D = B: the dealer loses
+    (80, 75, 0, ("dealer", 1, 2, "dealer")),    # seed check: the dealer wins 6 = 3·2·1
+    (80, 35, 0, ("dealer", 2, 2, "dealer")),    # ⌊45/40⌋ + 1 = 2: wins 12
+    (80, 0, 0, ("dealer", 3, 2, "dealer")),     # ⌊80/40⌋ + 1 = 3: wins 18
+    (80, 120, 0, ("defenders", 2, 2, "next")),  # loses 12
+    (80, 200, 0, ("defenders", 4, 2, "next")),  # loses 24
+    (40, 0, 0, ("dealer", 3, 4, "dealer")),     # ⌊40/40⌋ + 1 = 2, at least 3 (大光)
+    (0, 0, 0, ("dealer", 3, 8, "dealer")),
+    (0, 5, 0, ("defenders", 1, 8, "next")),
+    # a bonus (special hands, 40 per 關) counts in D: 40 + 40 = 80 ≥ 80
+    (80, 40, 40, ("defenders", 1, 2, "next")),
+    (80, 120, -80, ("dealer", 2, 2, "dealer")),  # the dealer's own: 120 − 80 = 40: L 2
+]
+
+
+@pytest.mark.parametrize("contract, d, bonus, expected", POINT_BID_SCORES)
+def test_point_bid_score_table(contract, d, bonus, expected):
+    v = machine_for("point_bid").variant
+    got = v.score(bid=contract, defender_points=d, bonus=bonus)
+    assert got == expected
+    assert all(type(n) is int for n in got[1:3])
