@@ -181,8 +181,15 @@
 
   function explain(code, detail) {
     // The service's message carries the figure a text needs (balance_too_low: the points).
-    showNotice((client.catalog.errors[code] || client.catalog.error)
-      .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]), "error");
+    var text = (client.catalog.errors[code] || client.catalog.error)
+      .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]);
+    // An illegal follow: the server says what must be played, in English; an English page
+    // adds it (suits drawn as symbols), a Chinese page keeps its own words.
+    if (code === "illegal_follow" && detail && document.documentElement.lang.indexOf("en") === 0) {
+      text += " " + detail.charAt(0).toUpperCase() + detail.slice(1)
+        .replace(/\b([SHCD])\b/g, function (m, s) { return Cards.SUITS[s]; }) + ".";
+    }
+    showNotice(text, "error");
   }
 
   /* What the server says of a card in this hand: [order key, trump]. */

@@ -137,7 +137,7 @@ def declare_if_offered(page, window_seconds=6.0):
     a first hand becomes the dealer, so the test also buries."""
     end = time.monotonic() + window_seconds
     while time.monotonic() < end:
-        option = page.locator("#controls button.declare")
+        option = page.locator("#controls button.call")
         if option.count():
             option.first.click()
             return True
