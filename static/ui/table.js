@@ -205,7 +205,8 @@
      deadline, so a reload does not restart the count. */
   function resetDeadline() {
     var t = game.view && game.view.timer;
-    deadline = t && t.deadline ? Date.parse(t.deadline) : null;
+    // The deal paces itself: nobody waits on it, so it shows no countdown.
+    deadline = t && t.deadline && t.kind !== "deal" ? Date.parse(t.deadline) : null;
   }
 
     function tick() {
@@ -328,7 +329,9 @@
       c.textContent = text;
       meta.appendChild(c);
     }
-    if (v && v.levels && client.variant.plays_matches) chip(L.level_short + " " + rankName(v.levels[team]), "lv");
+    // Once a hand is over the seats show the levels it left them at.
+    var levels = v && v.phase === "end" && v.result && v.result.levels_after ? v.result.levels_after : v && v.levels;
+    if (levels && client.variant.plays_matches) chip(L.level_short + " " + rankName(levels[team]), "lv");
     if (v) chip(fmt(L.cards, { n: v.counts[seat] }), "count");
     box.appendChild(meta);
     var marks = document.createElement("div");
@@ -427,7 +430,7 @@
     if (!el.hand) return;
     var sorted = sortedHand();
     var hand = sorted.cards;
-    var key = hand.join(",") + "|" + JSON.stringify(game.view ? game.view.card_order : null);
+    var key = hand.join(",") + "|" + hand.map(function (t) { return isTrump(t) ? 1 : 0; }).join("");
     // Rebuild only when the hand changed: a card must not vanish under a finger mid-click.
     if (key === handKey && el.hand.children.length === hand.length) return;
     selected = {};

@@ -142,6 +142,8 @@ def play_hand(page, table_id, seen, seat=0):
                 before = page.locator("#hand .card").count()
                 tokens = format_cards(machine_for(state["variant"]).lowest_play(state, seat))
                 click_cards(page, tokens)
+                if page.locator('#hand .card[aria-pressed="true"]').count() != len(tokens):
+                    continue  # the page redrew the hand meanwhile (a newer view): again
                 page.click("#act-play")
                 expect(page.locator("#hand .card")).not_to_have_count(before, timeout=20_000)
                 continue
