@@ -15,8 +15,7 @@ from playwright.sync_api import expect
 from games.engine.cards import format_cards
 from games.engine.registry import machine_for
 from games.models import GameState, Hand, Match
-from games.services import table_bots_play
-from lobby.services import room_default_get_or_create
+from lobby.models import Table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
@@ -117,8 +116,8 @@ def play_hand(page, table_id, seen, seat=0):
                     declared = True
                 elif any("kind-bid" in k for k in kinds):
                     # The weakest bid once (the contract is then often ours), then pass.
-                    target = calls.last if not bid else page.locator(
-                        "#controls button.call.kind-pass")
+                    target = page.locator("#controls button.call.kind-bid").first if not bid \
+                        else page.locator("#controls button.call.kind-pass")
                     target.click(timeout=2000)
                     bid = True
                 elif any("kind-name_trump" in k for k in kinds):
@@ -228,19 +227,17 @@ def test_three_hands_of_each_variant_against_bots(live, new_context, make_user, 
 
 
 def test_a_spectator_sees_the_public_state_and_no_hidden_card(live, new_context, make_user):
-    player = make_user(username="hider")
+    make_user(username="hider")
     make_user(username="onlooker")
-    table = table_bots_play(room=room_default_get_or_create(), user=player, variant="four_deck",
-                            turn_timeout=60)
     page = new_context(viewport=DESKTOP).new_page()
     log_in(page, live, "hider")
+    table = Table.objects.get(pk=play_against_bots(page, live, "four_deck"))
     spectator = new_context(viewport=DESKTOP).new_page()
     frames = []
     spectator.on("websocket", lambda ws: ws.on(
         "framereceived", lambda data: frames.append(json.loads(data))))
     log_in(spectator, live, "onlooker")
     spectator.goto(f"{live}/tables/{table.pk}/?watch=1")
-    page.goto(f"{live}/tables/{table.pk}/")
     play_hand(page, table.pk, {})
     expect(spectator.locator("#result")).to_be_visible()
     assert spectator.locator("#hand").count() == 0
@@ -301,13 +298,13 @@ def test_a_match_is_won_past_ace_and_the_next_starts_at_the_first_level(live, ne
 
 def test_on_a_phone_every_card_is_hit_by_the_centre_of_what_shows(live, new_context,
                                                                   make_user, shots):
-    player = make_user(username="thumbs")
-    # guigang deals 54 cards a seat: the longest hand; a long turn so the hand stays put.
-    table = table_bots_play(room=room_default_get_or_create(), user=player, variant="guigang",
-                            turn_timeout=300)
+    make_user(username="thumbs")
     page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     log_in(page, live, "thumbs")
-    page.goto(f"{live}/tables/{table.pk}/")
+    # guigang deals 54 cards a seat: the longest hand. The test table's turn is long, so the
+    # hand stays put while every card is clicked (the play timer starts after the deal).
+    table = Table.objects.get(pk=play_against_bots(page, live, "guigang"))
+    Table.objects.filter(pk=table.pk).update(turn_timeout=300)
     # Wait for the player's first play: the whole hand is there and the table waits.
     for _ in range(600):
         state = state_of(table.pk)
