@@ -54,8 +54,9 @@ def click_cards(page, tokens):
     for token in tokens:
         k = seen.get(token, 0)
         seen[token] = k + 1
-        index = page.locator(f'#hand .card[data-card="{token}"]').nth(k).get_attribute(
-            "data-index")
+        card = page.locator(f'#hand .card[data-card="{token}"]').nth(k)
+        card.scroll_into_view_if_needed()
+        index = card.get_attribute("data-index")
         x, y = visible_centre(page, int(index))
         page.mouse.click(x, y)
 
@@ -319,7 +320,15 @@ def test_on_a_phone_every_card_is_hit_by_the_centre_of_what_shows(live, new_cont
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "match-guigang-phone.png", full_page=True)
     for i in range(cards.count()):
+        cards.nth(i).scroll_into_view_if_needed()
         x, y = visible_centre(page, i)
+        hit = page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y);"
+                            " const c = e && e.closest('.card'); return c ? c.dataset.index"
+                            " + ' ' + e.outerHTML.slice(0, 80) : (e ? e.outerHTML.slice(0, 120) : null); }",
+                            [x, y])
+        assert hit and hit.split()[0] == str(i), (i, x, y, hit, page.evaluate(
+            "(i) => [...document.querySelectorAll('#hand .card')].slice(Math.max(i-1,0), i+2)"
+            ".map(c => JSON.stringify(c.getBoundingClientRect()))", i))
         page.mouse.click(x, y)
         expect(cards.nth(i)).to_have_attribute("aria-pressed", "true")
         page.mouse.click(x, y)
