@@ -250,6 +250,8 @@ def table_create(*, room, user, variant, base_stake, options=None, cap=None, tur
 
 
 BOTS_PER_TABLE = 3
+# "Play against bots" commits at most half the player's balance to the table's stakes.
+BOTS_MARGIN = 2
 
 
 def table_bots_play(*, room, user, variant, base_stake=1, options=None, turn_timeout=25):
@@ -258,23 +260,25 @@ def table_bots_play(*, room, user, variant, base_stake=1, options=None, turn_tim
     transaction, so a player who cannot afford it leaves no table behind.
 
     The cap is the variant's default (its worst loss, RULES P8b) when the player's balance
-    covers what sitting and backing three bots needs (cap × stake each, four times), else the
-    largest cap it covers; `bots_balance_too_low` (with `need`, for cap 1) when not even
-    cap 1 is. Returns the table."""
+    covers twice what sitting and backing three bots needs (cap × stake each, four times),
+    else the largest cap it covers so: the other half pays for lost hands, so that losing
+    one does not leave the player short of pressing ready for the next (P8b asks cap ×
+    stake then too). `bots_balance_too_low` (with `need`, for cap 1) when not even cap 1
+    is covered. Returns the table."""
     options, worst = _table_rules_clean(variant=variant, options=options,
                                         turn_timeout=turn_timeout, cap=None)
     if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
         raise ActionError("bad_stake", "a base stake is 1 or more")
-    seats = 1 + BOTS_PER_TABLE
-    cap = min(worst, _balance(user.pk) // (seats * base_stake))
+    committed = BOTS_MARGIN * (1 + BOTS_PER_TABLE)
+    cap = min(worst, _balance(user.pk) // (committed * base_stake))
     if cap < 1:
-        need = seats * stake_required_balance(cap=1, base_stake=base_stake)
+        need = committed * stake_required_balance(cap=1, base_stake=base_stake)
         raise ActionError("bots_balance_too_low",
                           f"playing against bots needs {need} points", need=need)
     with _table_atomic():
         table = table_create(room=room, user=user, variant=variant, base_stake=base_stake,
                              options=options, cap=cap, turn_timeout=turn_timeout)
-        for seat in range(1, seats):
+        for seat in range(1, 1 + BOTS_PER_TABLE):
             table_bot_add(table_id=table.pk, user=user, seat=seat)
         change = _Change.begin(table.pk)
         change.ready(0)

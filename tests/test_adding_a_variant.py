@@ -14,6 +14,7 @@ from accounts.selectors import ledger_mismatches
 from games.engine.registry import variant_ids
 from accounts.models import PointAccount
 from games.services import ActionError, hand_settle, table_create, table_sit
+from games.timers import timer_length
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
 from ui.forms import TableCreateForm, cap_defaults
@@ -65,8 +66,11 @@ def test_a_player_opens_a_table_of_it_from_the_lobby(client, make_user, toy_vari
                         .split("</script>")[0])
     assert config["variant"] == {"id": "toy", "label": "Toy tractor", "partnerships": True,
                                  "plays_matches": True}
-    # The descriptor's lengths; "play": None is the table's own turn timeout.
-    assert config["timers"]["bury"] == 40 and config["timers"]["play"] == 30
+    # The descriptor's lengths; "play": None is the table's own turn timeout. The page is
+    # told none of them: each view carries the running timer's deadline (docs/protocol.md).
+    assert timer_length(variant="toy", kind="bury", turn_timeout=30) == 40
+    assert timer_length(variant="toy", kind="play", turn_timeout=30) == 30
+    assert "timers" not in config
 
 
 def test_sitting_needs_the_descriptors_worst_loss(make_user, toy_variant):

@@ -37,7 +37,8 @@ ERRORS = {
     "bad_cap": _("The cap (封顶) must be a whole number from 1 up to the game's worst loss."),
     "bad_stake": _("The base stake must be 1 or more."),
     "bots_balance_too_low": _("Playing against three bots needs at least {need} points: "
-                              "your own stake and the stake you back each bot with."),
+                              "your own stake, the stake you back each bot with, and as "
+                              "much again for the hands you lose."),
     "bad_seat": _("There is no such seat."),
     "bad_level": _("A bot's level is easy, normal or hard."),
     "not_seated": _("You have no seat at this table."),

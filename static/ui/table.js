@@ -181,8 +181,15 @@
 
   function explain(code, detail) {
     // The service's message carries the figure a text needs (balance_too_low: the points).
-    showNotice((client.catalog.errors[code] || client.catalog.error)
-      .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]), "error");
+    var text = (client.catalog.errors[code] || client.catalog.error)
+      .replace("{need}", ((detail || "").match(/\d+/) || [""])[0]);
+    // An illegal follow: the server says what must be played, in English; an English page
+    // adds it (suits drawn as symbols), a Chinese page keeps its own words.
+    if (code === "illegal_follow" && detail && document.documentElement.lang.indexOf("en") === 0) {
+      text += " " + detail.charAt(0).toUpperCase() + detail.slice(1)
+        .replace(/\b([SHCD])\b/g, function (m, s) { return Cards.SUITS[s]; }) + ".";
+    }
+    showNotice(text, "error");
   }
 
   /* What the server says of a card in this hand: [order key, trump]. */
@@ -198,7 +205,8 @@
      deadline, so a reload does not restart the count. */
   function resetDeadline() {
     var t = game.view && game.view.timer;
-    deadline = t && t.deadline ? Date.parse(t.deadline) : null;
+    // The deal paces itself: nobody waits on it, so it shows no countdown.
+    deadline = t && t.deadline && t.kind !== "deal" ? Date.parse(t.deadline) : null;
   }
 
     function tick() {
@@ -321,7 +329,9 @@
       c.textContent = text;
       meta.appendChild(c);
     }
-    if (v && v.levels && client.variant.plays_matches) chip(L.level_short + " " + rankName(v.levels[team]), "lv");
+    // Once a hand is over the seats show the levels it left them at.
+    var levels = v && v.phase === "end" && v.result && v.result.levels_after ? v.result.levels_after : v && v.levels;
+    if (levels && client.variant.plays_matches) chip(L.level_short + " " + rankName(levels[team]), "lv");
     if (v) chip(fmt(L.cards, { n: v.counts[seat] }), "count");
     box.appendChild(meta);
     var marks = document.createElement("div");
@@ -439,7 +449,7 @@
     if (!el.hand) return;
     var sorted = sortedHand();
     var hand = sorted.cards;
-    var key = hand.join(",") + "|" + JSON.stringify(game.view ? game.view.card_order : null);
+    var key = hand.join(",") + "|" + hand.map(function (t) { return isTrump(t) ? 1 : 0; }).join("");
     // Rebuild only when the hand changed: a card must not vanish under a finger mid-click.
     if (key === handKey && el.hand.children.length === hand.length) return;
     selected = {};

@@ -137,7 +137,7 @@ def declare_if_offered(page, window_seconds=6.0):
     a first hand becomes the dealer, so the test also buries."""
     end = time.monotonic() + window_seconds
     while time.monotonic() < end:
-        option = page.locator("#controls button.declare")
+        option = page.locator("#controls button.call")
         if option.count():
             option.first.click()
             return True
@@ -213,15 +213,20 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     # Settlement runs in the worker after the hand: the profile shows it once it has.
     # The player backs the three bots with CAP × 10 each while they sit (RULES P8b); the hand
     # pays deltas × 10, within the cap.
-    expected = 1000 - 3 * CAP * 10 + max(hand_result["deltas"][0], -CAP) * 10
+    # P14: the bots are ready as soon as the hand is settled, so a bot that lost is topped
+    # up from its backer at once.
+    deltas = [max(d, -CAP) * 10 for d in hand_result["deltas"]]
+    expected = 1000 - 3 * CAP * 10 + deltas[0] + sum(d for d in deltas[1:] if d < 0)
     for _ in range(50):
         page.goto(f"{live}/accounts/profile/")
         if page.locator("#balance").inner_text() == str(expected):
             break
         time.sleep(0.2)
     expect(page.locator("#balance")).to_have_text(str(expected))
-    # The opening grant, the three bots' backing and the hand's settlement.
-    expect(page.locator("#ledger tbody tr")).to_have_count(5)
+    # The opening grant, the three bots' backing, the hand's settlement and a top-up of each
+    # bot that lost.
+    losers = sum(1 for d in deltas[1:] if d < 0)
+    expect(page.locator("#ledger tbody tr")).to_have_count(5 + losers)
     expect(page.locator("#recent-hands tbody tr")).to_have_count(1)
 
 

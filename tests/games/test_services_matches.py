@@ -211,10 +211,11 @@ def test_play_against_bots_seats_three_backed_bots_and_starts_the_hand(make_user
     player = make_user()
     balance = point_balance(user=player)
     table = table_bots_play(room=room_default_get_or_create(), user=player, variant="classic")
-    # Sitting and backing three bots needs cap × stake four times over (P8b): the default
-    # cap (classic's worst loss) is far beyond an opening grant, so the largest it covers.
-    assert cap_default(variant="classic") * 4 > balance
-    assert table.cap == balance // 4 and table.base_stake == 1
+    # Sitting and backing three bots needs cap × stake four times over (P8b), and as much
+    # again stays to pay for lost hands: the default cap (classic's worst loss) is far
+    # beyond an opening grant, so the largest cap half of it covers.
+    assert cap_default(variant="classic") * 8 > balance
+    assert table.cap == balance // 8 and table.base_stake == 1
     seats = _seats(table)
     assert seats[0].user_id == player.pk and all(s.user.is_bot for s in seats[1:])
     assert _game(table).phase == "deal"
@@ -224,7 +225,7 @@ def test_play_against_bots_seats_three_backed_bots_and_starts_the_hand(make_user
 def test_play_against_bots_keeps_the_default_cap_when_the_balance_covers_it(make_user):
     player = make_user()
     worst = cap_default(variant="point_bid", options={"decks": 1})
-    PointAccount.objects.filter(user=player).update(balance=4 * worst)
+    PointAccount.objects.filter(user=player).update(balance=8 * worst)
     table = table_bots_play(room=room_default_get_or_create(), user=player,
                             variant="point_bid", options={"decks": 1})
     assert table.cap == worst
@@ -235,5 +236,6 @@ def test_play_against_bots_refuses_a_balance_short_of_cap_1_and_leaves_no_table(
     with pytest.raises(ActionError) as error:
         table_bots_play(room=room_default_get_or_create(), user=player, variant="classic",
                         base_stake=300)
-    assert error.value.code == "bots_balance_too_low" and error.value.details == {"need": 1200}
+    # 1000 points do not cover 2 × 4 × 300.
+    assert error.value.code == "bots_balance_too_low" and error.value.details == {"need": 2400}
     assert not Table.objects.exists()
