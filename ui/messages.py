@@ -92,6 +92,7 @@ LABELS = {
     "defender_total": _("Defenders' points: {n}"),
     "stake": _("Base stake: {n}"),
     "throw_failed": _("{name}'s throw (甩牌) failed: only {cards} was played"),
+    "bomb": _("Bomb (炸弹)! {name} played {cards}"),
     # What the server says a call is (the view's `calls` and declarations' `kind`).
     "call_declare": _("Declare (亮主) {cards}"),
     "call_reinforce": _("Reinforce (加固) {cards}"),

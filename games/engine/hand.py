@@ -508,13 +508,18 @@ class HandMachine:
             hands[seat] = remove_cards(hand, cards)
             shown = format_cards(cards)
         plays = trick["plays"] = plays + [cards]
-        events.append({"type": "played", "to": None, "seat": seat, "cards": shown})
+        events.append(self.played_event(ctx, trick, seat, cards, shown))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
         if shape is None:
             shape = v.lead_shape(ctx, trick["shape_cards"])
         self._finish_trick(state, ctx, shape, events)
+
+    def played_event(self, ctx, trick, seat, cards, shown):
+        """*hook*: the public ``played`` event; a variant adds what the page names of the
+        play (guigang's bombs), so the page holds no rules of its own."""
+        return {"type": "played", "to": None, "seat": seat, "cards": shown}
 
     def _throw(self, state, ctx, seat, cards, events):
         """(cards, shape) of a lead of several units: the throw, or what a failed throw

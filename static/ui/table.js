@@ -165,6 +165,10 @@
     if (ev.type === "settled") game.settled = ev;
     else if (ev.type === "throw_failed") {
       showNotice(fmt(L.throw_failed, { name: nameOf(ev.seat), cards: ev.played.map(Cards.label).join(" ") }), "info");
+    } else if (ev.type === "played" && ev.bomb) {
+      // The server names a bomb: the page holds no rule of what one is.
+      var bomb = ev.cards.map(Cards.label).join(" ");
+      showNotice(fmt(L.bomb, { name: nameOf(ev.seat), cards: bomb }), "info");
     } else if (ev.type === "hand_started") { game.settled = null; clearNotice(); }
     else if (ev.type === "surrendered") showNotice(fmt(L.surrendered, { name: nameOf(ev.seat) }), "info");
     else if (ev.type === "match_won") game.matchWon = ev;

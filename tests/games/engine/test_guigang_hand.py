@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import POINTS, TOKENS, counts_of, face_of, format_cards
+from games.engine.cards import POINTS, TOKENS, counts_of, face_of, format_cards, parse_cards
 from games.engine.guigang.rules import GUIGANG
 from games.engine.guigang.hand import GuigangMachine
 from games.engine.registry import machine_for
@@ -312,3 +312,38 @@ def test_points_count_only_for_defenders_and_the_last_trick_multiplies():
     assert r["last_bonus"] == (r["defender_points"] - (r["trick_points"] - (
         r["last_trick_points"] if s["tricks"][-1]["winner"] % 2 != s["dealer"] % 2 else 0)))
     assert sum(POINTS[c] for c in s["point_cards"]) == r["trick_points"]
+
+
+# One trick with hearts trump (§5.3: H, 10s, 2s and jokers are trump): each seat holds the
+# cards it plays and a diamond of its own (so nobody holds more of the led suit), and the
+# ``played`` events name bombs (§5.4: 4 identical cards, or a tractor of them) that take part
+# in the trick (§5.7: the lead, or one unit of the led suit or trump), never a discard.
+BOMB_TRICKS = [
+    # (lead, second, third, fourth plays; which of them are bombs)
+    (["SK"] * 4, ["SQ"] * 4, ["HK"] * 4, ["C4"] * 4, [True, True, True, False]),
+    (["SK", "SK", "SQ", "SQ"], ["SA"] * 4, ["S3", "S4", "S5", "S6"], ["H9"] * 4,
+     [False, True, False, True]),
+    (["SK"] * 4 + ["SQ"] * 4, ["S3", "S4", "S5", "S6", "S7", "S8", "S9", "SJ"],
+     ["HA"] * 4 + ["HK"] * 4, ["C5"] * 4 + ["C6"] * 4, [True, False, True, False]),
+    (["SA"] * 3, ["S9"] * 3, ["HA"] * 3, ["C4"] * 3, [False] * 4),
+    (["BJ"] * 4, ["S10"] * 4, ["H2"] * 4, ["HA"] * 4, [True, True, True, True]),
+    (["SA"], ["SK"], ["H3"], ["C4"], [False] * 4),
+]
+
+
+@pytest.mark.parametrize("plays", BOMB_TRICKS)
+def test_played_events_name_bombs_that_take_part_in_the_trick(plays):
+    *cards, bombs = plays
+    s = to_play(1, seat=0)
+    s["trump"] = 1  # hearts
+    leader = s["turn"]
+    hands = [[] for _ in range(4)]
+    for i, played in enumerate(cards):
+        hands[(leader + i) % 4] = parse_cards(played) + parse_cards([f"D{5 + i}"])
+    s["hands"] = hands
+    named = []
+    for i, played in enumerate(cards):
+        s, events = M.apply(s, {"type": "play", "seat": (leader + i) % 4, "cards": played})
+        (event,) = [e for e in events if e["type"] == "played"]
+        named.append(event.get("bomb", False))
+    assert named == bombs
