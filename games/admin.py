@@ -25,6 +25,8 @@ from games.models import (
     GameState,
     Hand,
     HandPlayer,
+    Match,
+    MatchPlayer,
     TableClosure,
 )
 from stats.models import ALL_VARIANTS
@@ -104,6 +106,60 @@ class HandAdmin(ReadOnlyAdmin):
     inlines = [HandPlayerInline]
 
     def get_search_results(self, request, queryset, search_term):
+        queryset, _ = super().get_search_results(request, queryset, search_term)
+        return queryset.distinct(), False
+
+
+class MatchPlayerInline(admin.TabularInline):
+    model = MatchPlayer
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("seat", "team", "user")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MatchWinnerFilter(admin.SimpleListFilter):
+    """The team that passed A, by its seats (RULES P13), or none: cut short or being played."""
+
+    title = _("winner")
+    parameter_name = "winner"
+
+    def lookups(self, request, model_admin):
+        return [("0", _("Seats 0/2")), ("1", _("Seats 1/3")), ("none", _("None yet"))]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value in ("0", "1"):
+            return queryset.filter(winner_team=int(value))
+        if value == "none":
+            return queryset.filter(winner_team__isnull=True)
+        return queryset
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    """Matches (RULES P13): games.services opens and closes them with their hands."""
+
+    list_display = ("id", "table", "number", "variant", "hands", "winner", "started_at",
+                    "ended_at")
+    list_filter = ("variant", MatchWinnerFilter, "ended_at")
+    date_hierarchy = "started_at"
+    search_fields = ("=id", "=table__id", "players__user__username",
+                     "players__user__display_name")
+    fields = readonly_fields = ("table", "number", "variant", "hands", "winner",
+                                "started_at", "ended_at")
+    inlines = [MatchPlayerInline]
+
+    @admin.display(description=_("winner"), ordering="winner_team")
+    def winner(self, match):
+        if match.winner_team is None:
+            return "–"
+        return _("Seats 0/2") if match.winner_team == 0 else _("Seats 1/3")
+
+    def get_search_results(self, request, queryset, search_term):
+        # A search by player name joins the match's four players: one row per match.
         queryset, _ = super().get_search_results(request, queryset, search_term)
         return queryset.distinct(), False
 

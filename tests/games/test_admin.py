@@ -5,9 +5,10 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 
 from games.engine.cards import TOKENS
-from games.models import GameEvent, GameState
+from games.models import GameEvent, GameState, Match, MatchPlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +78,65 @@ def test_the_view_only_staff_member_changes_nothing(viewer, running_hand):
     response = viewer.post(f"/admin/games/gamestate/{table.pk}/change/", {"phase": "end"})
     assert response.status_code == 403
     assert GameState.objects.get(table=table).phase == "play"
+
+
+@pytest.fixture
+def match_viewer(make_user, client):
+    """A staff member who may only look at matches."""
+    user = make_user()
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.user_permissions.set(Permission.objects.filter(
+        codename__in=["view_match", "view_matchplayer"]))
+    client.force_login(user)
+    return client
+
+
+def match_row(table, users, *, number, variant="classic", winner_team=None):
+    """A match written straight to the tables, its four players in seat order."""
+    match = Match.objects.create(table=table, number=number, variant=variant, hands=7,
+                                 winner_team=winner_team,
+                                 ended_at=None if winner_team is None else timezone.now())
+    for seat, user in enumerate(users):
+        MatchPlayer.objects.create(match=match, seat=seat, team=seat % 2, user=user)
+    return match
+
+
+def test_matches_are_listed_filtered_and_searched_by_player(match_viewer, table_factory,
+                                                            make_user):
+    table, users = table_factory()
+    won = match_row(table, users, number=1, winner_team=1)
+    open_ = match_row(table, users, number=2)
+    other_table, others = table_factory(variant="guigang")
+    guigang = match_row(other_table, others, number=1, variant="guigang", winner_team=0)
+
+    def listed(query):
+        response = match_viewer.get(f"/admin/games/match/?{query}")
+        assert response.status_code == 200, query
+        return {m.pk for m in response.context["cl"].result_list}
+
+    assert listed("") == {won.pk, open_.pk, guigang.pk}
+    assert listed("variant=guigang") == {guigang.pk}
+    assert listed("winner=1") == {won.pk}
+    assert listed("winner=0") == {guigang.pk}
+    assert listed("winner=none") == {open_.pk}
+    # A player of both classic matches, by user name and by display name: each match once.
+    assert listed(f"q={users[2].username}") == {won.pk, open_.pk}
+    assert listed(f"q={others[3].display_name}") == {guigang.pk}
+    page = html.unescape(match_viewer.get(f"/admin/games/match/{won.pk}/change/")
+                         .content.decode())
+    assert all(str(user) in page for user in users) and "Seats 1/3" in page
+
+
+def test_the_view_only_staff_member_cannot_change_a_match(match_viewer, table_factory):
+    table, users = table_factory()
+    match = match_row(table, users, number=1)
+    assert match_viewer.get("/admin/games/match/add/").status_code == 403
+    assert match_viewer.get(f"/admin/games/match/{match.pk}/delete/").status_code == 403
+    response = match_viewer.post(f"/admin/games/match/{match.pk}/change/",
+                                 {"winner_team": 0, "hands": 1})
+    assert response.status_code == 403
+    match.refresh_from_db()
+    assert match.winner_team is None and match.hands == 7
+    page = match_viewer.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert 'name="_save"' not in page
