@@ -82,7 +82,8 @@ LABELS = {
     "dealer_mark": _("庄 Dealer"), "auto_mark": _("托管 Auto"), "offline": _("Offline"),
     "ready_mark": _("Ready"), "bot": _("Bot"), "empty": _("Empty seat"),
     "team_a": _("Team A"), "team_b": _("Team B"), "level_short": _("Lv"),
-    "cards": _("{n} cards"), "seconds": _("{n} s"),
+    # English says "1 card" but "2 cards": the page takes the `_one` text for one card.
+    "cards": _("{n} cards"), "cards_one": _("{n} card"), "seconds": _("{n} s"),
     "trump_unknown": _("not yet declared"),
     "winner_dealer": _("The dealer's side (庄家) wins"),
     "winner_defenders": _("The defenders win"),
@@ -102,6 +103,7 @@ LABELS = {
     "kind_counter": _("countered (反主)"),
     "declared_cards": _("{name} {kind}: {cards}"),
     "declared_count": _("{name} {kind}: {n} cards, suit hidden (暗叫)"),
+    "declared_count_one": _("{name} {kind}: {n} card, suit hidden (暗叫)"),
     "trump_hidden": _("hidden until the deal ends (暗叫)"),
     "bid_history": _("Bids (叫分)"),
     "bid_of": _("{name}: {n}"),

@@ -50,6 +50,10 @@
   function fmt(text, values) {
     return text.replace(/\{(\w+)\}/g, function (m, k) { return values && k in values ? values[k] : m; });
   }
+  /* A label counting {n} cards: its `_one` text (English "1 card") when n is 1. */
+  function fmtCount(key, values) {
+    return fmt(values.n === 1 && L[key + "_one"] ? L[key + "_one"] : L[key], values);
+  }
   function rankName(level) { return level == null ? "–" : (RANK_NAMES[level] || String(level)); }
   function mySeat() { return client.seat; }
   function baseSeat() { return client.seat == null ? 0 : client.seat; }
@@ -292,7 +296,8 @@
       if (d.kind === "pass") item.textContent = fmt(L.pass_of, { name: name });
       else if (d.kind === "bid") item.textContent = fmt(L.bid_of, { name: name, n: d.bid });
       else if (d.cards) item.textContent = fmt(L.declared_cards, { name: name, kind: L["kind_" + d.kind], cards: cardsText(d.cards) });
-      else item.textContent = fmt(L.declared_count, { name: name, kind: L["kind_" + d.kind], n: d.count });
+      else item.textContent = fmtCount("declared_count", {
+        name: name, kind: L["kind_" + d.kind], n: d.count });
       box.appendChild(item);
     });
     if (!client.variant.partnerships && v.dealer != null) {
@@ -336,7 +341,7 @@
     // Once a hand is over the seats show the levels it left them at.
     var levels = v && v.phase === "end" && v.result && v.result.levels_after ? v.result.levels_after : v && v.levels;
     if (levels && client.variant.plays_matches) chip(L.level_short + " " + rankName(levels[team]), "lv");
-    if (v) chip(fmt(L.cards, { n: v.counts[seat] }), "count");
+    if (v) chip(fmtCount("cards", { n: v.counts[seat] }), "count");
     box.appendChild(meta);
     var marks = document.createElement("div");
     marks.className = "marks";
