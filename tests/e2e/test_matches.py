@@ -335,3 +335,18 @@ def test_on_a_phone_every_card_is_hit_by_the_centre_of_what_shows(live, new_cont
         expect(cards.nth(i)).to_have_attribute("aria-pressed", "false")
     # The hand is drawn with suit symbols, never letters.
     assert not re.search(r"\b[SHCD]\b", page.locator("#hand").inner_text())
+
+
+def test_a_phone_shows_the_opening_and_the_result(live, new_context, make_user, shots):
+    """390×844: the deal with the calls the server offers, then the result screen of the
+    hand played by clicking on the phone."""
+    make_user(username="pocket")
+    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    log_in(page, live, "pocket")
+    table_id = play_against_bots(page, live, "classic")
+    page.locator("#controls button.call, #act-play").first.wait_for(timeout=30_000)
+    page.screenshot(path=shots / "match-classic-opening-phone.png")
+    play_hand(page, table_id, {})
+    check_result(page, table_id, "classic")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=shots / "match-classic-result-phone.png")
