@@ -50,6 +50,7 @@
   var messages = [];
   var channel = watching ? "spectators" : "players";
   var seen = null;            // the newest seq the reader has had in sight
+  var seenIn = {};            // the same per channel, for a spectator
   var pending = null;         // the text last sent, given back if it was refused
   var quietUntil = 0;         // a flood refusal's retry_after, as a time
   var quietTimer = null;
@@ -89,10 +90,24 @@
 
   function renderUnread() {
     var newest = messages.length ? messages[messages.length - 1].seq : null;
-    if (open() || seen == null) seen = newest;
+    var first = seen == null;  // what a page loads with is not news
+    if (open() || first) seen = newest;
     var unread = messages.filter(function (m) { return m.seq > seen; }).length;
     el.tab.querySelector(".n").textContent = unread ? unread : "";
     el.tab.classList.toggle("unread", unread > 0);
+    if (!watching) return;
+    // A spectator reading one channel sees how many lines came in the other.
+    var newestIn = {};
+    messages.forEach(function (m) { newestIn[channelOf(m)] = m.seq; });
+    if (first) seenIn = newestIn;
+    else if (open()) seenIn[channel] = newestIn[channel];
+    Array.prototype.forEach.call(el.channels.querySelectorAll("button"), function (b) {
+      var name = b.dataset.channel;
+      var n = messages.filter(function (m) {
+        return channelOf(m) === name && (seenIn[name] == null || m.seq > seenIn[name]);
+      }).length;
+      b.querySelector(".n").textContent = n && name !== channel ? "(" + n + ")" : "";
+    });
   }
 
   function note(text, kind) {

@@ -142,6 +142,7 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     bob.locator('#chat-phrases [data-phrase="thanks"]').click()
     expect(said(ann)).to_have_text(["Good luck, <b>partner</b>", "Thanks!"])
     expect(said(bob)).to_have_text(["Good luck, <b>partner</b>", "谢谢！"])
+    expect(cat.locator('#chat-channels [data-channel="players"] .n')).to_have_text("(2)")
     cat.locator('#chat-channels [data-channel="players"]').click()
     expect(said(cat)).to_have_text(["Good luck, <b>partner</b>", "Thanks!"])
     expect(cat.locator("#chat-form")).to_be_hidden()  # read-only: a spectator writes above
