@@ -49,7 +49,10 @@
   var MAX = 200;  // games.chat.CHAT_MAX_CHARS: a hint as one types; the server decides
   var messages = [];
   var channel = watching ? "spectators" : "players";
-  var seen = null;            // the newest seq the reader has had in sight
+  var seen = 0;               // the newest seq the reader has had in sight
+  var seenIn = {};            // the same per channel, for a spectator
+  var loaded = false;         // the first snapshot was taken
+  var fresh = false;          // ... and not yet drawn
   var pending = null;         // the text last sent, given back if it was refused
   var quietUntil = 0;         // a flood refusal's retry_after, as a time
   var quietTimer = null;
@@ -83,16 +86,34 @@
       line.appendChild(node("span", "said" + (m.phrase ? " phrase" : ""), text));
       el.log.appendChild(line);
     });
-    if (atBottom || seen == null) el.log.scrollTop = el.log.scrollHeight;
+    if (atBottom || fresh) el.log.scrollTop = el.log.scrollHeight;
     renderUnread();
   }
 
   function renderUnread() {
-    var newest = messages.length ? messages[messages.length - 1].seq : null;
-    if (open() || seen == null) seen = newest;
+    var newest = messages.length ? messages[messages.length - 1].seq : 0;
+    var newestIn = {};
+    messages.forEach(function (m) { newestIn[channelOf(m)] = m.seq; });
+    if (fresh) {  // what the page loads with is not news
+      seen = newest;
+      seenIn = newestIn;
+      fresh = false;
+    } else if (open()) {
+      seen = newest;
+      seenIn[channel] = newestIn[channel];
+    }
     var unread = messages.filter(function (m) { return m.seq > seen; }).length;
     el.tab.querySelector(".n").textContent = unread ? unread : "";
     el.tab.classList.toggle("unread", unread > 0);
+    if (!watching) return;
+    // A spectator reading one channel sees how many lines came in the other.
+    Array.prototype.forEach.call(el.channels.querySelectorAll("button"), function (b) {
+      var name = b.dataset.channel;
+      var n = messages.filter(function (m) {
+        return channelOf(m) === name && m.seq > (seenIn[name] || 0);
+      }).length;
+      b.querySelector(".n").textContent = n && name !== channel ? "(" + n + ")" : "";
+    });
   }
 
   function note(text, kind) {
@@ -172,6 +193,11 @@
   document.addEventListener("tractor:message", function (e) {
     var before = messages;
     messages = reduce(messages, e.detail.msg);
+    if (e.detail.msg.type === "snapshot" && !loaded) {
+      loaded = fresh = true;
+      render();
+      return;
+    }
     if (messages !== before && (messages.length !== before.length ||
         messages.some(function (m, i) { return m !== before[i]; }))) render();
   });

@@ -142,6 +142,7 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     bob.locator('#chat-phrases [data-phrase="thanks"]').click()
     expect(said(ann)).to_have_text(["Good luck, <b>partner</b>", "Thanks!"])
     expect(said(bob)).to_have_text(["Good luck, <b>partner</b>", "谢谢！"])
+    expect(cat.locator('#chat-channels [data-channel="players"] .n')).to_have_text("(2)")
     cat.locator('#chat-channels [data-channel="players"]').click()
     expect(said(cat)).to_have_text(["Good luck, <b>partner</b>", "Thanks!"])
     expect(cat.locator("#chat-form")).to_be_hidden()  # read-only: a spectator writes above
@@ -173,7 +174,10 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     # The players' pages never got a spectator's message, not even in their frames.
     assert not spectator_chat_in(ann_frames) and not spectator_chat_in(bob_frames)
 
-    # Bob's network drops; what Ann says meanwhile reaches him when he is back.
+    # Bob's network drops; what Ann says meanwhile reaches him when he is back, and the
+    # closed chat sheet's tab counts it.
+    bob.locator("#open-chat").click()
+    expect(bob.locator("#chat-panel")).to_be_hidden()
     network["up"] = False
     for ws, server in network["routes"]:
         server.close()
@@ -184,7 +188,9 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     assert ChatMessage.objects.filter(table_id=table_id, text="Are you still there?").exists()
     network["up"] = True
     expect(bob.locator("#conn-banner")).to_be_hidden(timeout=15_000)
+    expect(bob.locator("#open-chat .n")).to_have_text("1")
     open_sheet(bob, "chat")
+    expect(bob.locator("#open-chat .n")).to_have_text("")
     expect(said(bob).last).to_have_text("Are you still there?")
     expect(said(bob)).to_have_count(3)
 
