@@ -17,22 +17,13 @@ from games.engine.registry import machine_for
 from games.models import GameState, Hand, Match
 from lobby.models import Table
 
+from .test_table import DESKTOP, PHONE, log_in
+
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
-PASSWORD = "a-Strong-pass-42"
-DESKTOP = {"width": 1440, "height": 900}
-PHONE = {"width": 390, "height": 844}
 ACE = 14
 VARIANTS = ("classic", "four_deck", "guigang", "point_bid")
 HIDDEN_EVENTS = {"dealt", "kitty", "buried"}
-
-
-def log_in(page, base, username):
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    expect(page.locator("#balance")).to_be_visible()
 
 
 def state_of(table_id):
