@@ -18,7 +18,10 @@ hold the same cards once and luck of the deal cancels. ``--hands`` is the number
 (two per deal) if you prefer it to ``--deals``. ``--jobs`` runs deals in that many
 processes. Prints the bots' share of levels won (point_bid: of the settled points that
 moved between a bot and an opponent, see ``bots_won``), the bot's decision time (median
-and 95th percentile over every decision it made) and the hands per second.
+and 95th percentile over every decision it made, over the searched ones and per kind of
+decision, with the share searched and the share where the search overruled the policy)
+and the hands per second. The 95 % confidence interval treats deals as the independent
+units (both hands of a deal share its cards).
 """
 
 import argparse
@@ -59,6 +62,50 @@ def heuristic_action(machine, state, seat, rng):
 OPPONENTS = {"random": random_action, "heuristic": heuristic_action}
 
 
+def decision_kind(state):
+    """The kind of decision, for the per-kind lines: the phase, or lead/follow in play."""
+    if state["phase"] != "play":
+        return state["phase"]
+    return "follow" if (state.get("trick") or {}).get("plays") else "lead"
+
+
+def share_interval(pairs):
+    """(share, half-width of its 95 % confidence interval) of sum(won) / sum(total) over
+    independent deals ``pairs`` [(won, total)]: the ratio estimator's standard error."""
+    won = sum(w for w, _ in pairs)
+    total = sum(t for _, t in pairs)
+    if not total:
+        return 0.0, 0.0
+    share = won / total
+    n = len(pairs)
+    if n < 2:
+        return share, 1.0
+    spread = sum((w - share * t) ** 2 for w, t in pairs) / (n - 1)
+    return share, 1.96 * (spread * n) ** 0.5 / total
+
+
+def print_times(decisions):
+    """Median and p95 decision ms, overall, searched only and per kind; the share searched
+    (the rest: a forced move or a settled choice without rollouts) and overruled."""
+
+    def line(label, rows):
+        ms = sorted(r[0] * 1000 for r in rows)
+        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        searched = sum(1 for r in rows if r[2])
+        overruled = sum(1 for r in rows if r[3])
+        print(f"  {label:<9} {len(rows):6d} decisions, median {statistics.median(ms):6.1f} ms, "
+              f"p95 {p95:6.1f} ms, max {ms[-1]:6.1f} ms, searched {searched / len(rows):6.1%}, "
+              f"policy overruled {overruled / len(rows):5.1%}")
+
+    print("bot decisions:")
+    line("all", decisions)
+    searched = [r for r in decisions if r[2]]
+    if searched:
+        line("searched", searched)
+    for kind in sorted({r[1] for r in decisions}):
+        line(kind, [r for r in decisions if r[1] == kind])
+
+
 class Table:
     """One hand's players: the bot of ``level`` in ``bots``, opponents elsewhere."""
 
@@ -76,9 +123,12 @@ class Table:
         if seat not in self.bots:
             return self.opponent(self.machine, state, seat, self.rng)
         start = time.perf_counter()
-        action = bot_decide(state, seat, level=self.level, seed=self.seed, budget_ms=self.budget_ms)
+        info = {}
+        action = bot_decide(state, seat, level=self.level, seed=self.seed, budget_ms=self.budget_ms,
+                            info=info)
         if action is not None:
-            self.times.append(time.perf_counter() - start)
+            self.times.append((time.perf_counter() - start, decision_kind(state),
+                               info.get("searched", False), info.get("overruled", False)))
         return action
 
     def offer_declarations(self, state, rounds):
@@ -174,17 +224,16 @@ def main(argv=None):
     elapsed = time.perf_counter() - start
     won = sum(r[0] for r in results)
     total = sum(r[1] for r in results)
-    times = sorted(t for r in results for t in r[2])
-    share = won / total if total else 0.0
+    decisions = [t for r in results for t in r[2]]
+    share, half = share_interval([(r[0], r[1]) for r in results])
     unit = "settled points" if args.variant == "point_bid" else "levels"
     budget = "level default" if args.budget_ms == -1 else f"{args.budget_ms:g} ms"
     print(f"variant {args.variant}: {deals} duplicate deals ({2 * deals} hands), seed {args.seed}, "
           f"bot {args.bot} (budget {budget}) vs {args.opponents}, {args.jobs} job(s)")
-    print(f"bots' share of {unit} won: {share:.1%} ({won} of {total})")
-    if times:
-        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        print(f"bot decisions: {len(times)}, median {statistics.median(times) * 1000:.1f} ms, "
-              f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+    print(f"bots' share of {unit} won: {share:.1%} ({won} of {total}), 95 % CI "
+          f"{max(share - half, 0):.1%}–{min(share + half, 1):.1%} (deals resampled as units)")
+    if decisions:
+        print_times(decisions)
     print(f"{2 * deals / elapsed:.2f} hands/s ({elapsed:.1f} s)")
     return share
 

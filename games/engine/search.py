@@ -46,15 +46,23 @@ from .rollout import outcome, rollout
 
 MARGIN = 0.05  # in levels: what another candidate must beat the policy's choice by
 MIN_ROUNDS = 3  # deals every candidate is tried on before the policy's choice is overruled
+# Paired standard errors by which one candidate must beat another (past its bar) for the
+# loser to get no more rollouts: a decision whose candidates all fell is settled early.
+SETTLED = 2.0
+FAILED = -10.0  # in levels: a candidate the sampled deal refuses (never chosen)
 # Seconds one rollout took lately, by _cost_key: how many candidates the budget can afford.
 _COST = {}
 COST_DECAY = 0.8  # per decision the search skipped as too dear
 BID_STEPS = (10, -10, 20, -20)  # bids tried around the policy's (point_bid steps by 5)
 
 
-def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6):
-    """The searched action for ``seat`` now, or None when it has nothing to do."""
+def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6, info=None):
+    """The searched action for ``seat`` now, or None when it has nothing to do. ``info``, a
+    dict if given, is filled with how the decision went (for benches): ``searched``,
+    ``candidates``, ``rounds``, ``rollouts`` and ``overruled`` (not the policy's choice)."""
     start = time.perf_counter()
+    if info is not None:
+        info.update(searched=False, candidates=1, rounds=0, rollouts=0, overruled=False)
     machine = routed(machine_for(state["variant"]), state)
     policy = bot_action(state, seat)
     phase = state["phase"]
@@ -77,40 +85,86 @@ def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6)
     belief = Belief(machine, state, seat)
     rng = random.Random(f"search:{seed}:{_public_moment(state, seat)}")
     quiet = seat if phase == "declare" else None
-    rows = []  # per round, every candidate's outcome on that round's deal
+    alive = list(range(len(cands)))  # the candidates still in the race, the policy's first
+    rows = []  # per round (one deal), {candidate: outcome} for those alive in it
     spent = done = 0
-    while rollouts is None or (len(rows) + 1) * len(cands) <= rollouts:
+    while rollouts is None or done + len(alive) <= rollouts:
         deal = belief.sample(rng)
-        scores = []
-        for action in cands:
+        scores = {}
+        for i in alive:
             began = time.perf_counter()
             if limit is not None and done and began - start + spent / done > limit:
                 break  # one more rollout would overrun: a round cut short does not count
-            scores.append(_evaluate(machine, deal, action, seat, quiet))
+            scores[i] = _evaluate(machine, deal, cands[i], seat, quiet)
             spent += time.perf_counter() - began
             done += 1
-        if len(scores) < len(cands):
+        if len(scores) < len(alive):
             break
         rows.append(scores)
+        if len(rows) >= MIN_ROUNDS:
+            alive = _survivors(rows, alive)
+            if len(alive) == 1:
+                break  # settled: the budget is a cap, not a target
     if done:
         old = _COST.get(cost_key)
         _COST[cost_key] = spent / done if old is None else (old + spent / done) / 2
-    return cands[_choice(rows)]
+    chosen = _choice(rows, alive)
+    if info is not None:
+        info.update(searched=True, candidates=len(cands), rounds=len(rows), rollouts=done,
+                    overruled=chosen != 0)
+    return cands[chosen]
 
 
-def _choice(rows):
-    """The candidate to play: the policy's (index 0) unless another beats it, on the same
-    deals, by more than MARGIN and more than the paired differences' standard error (a few
-    rollouts are noisy; the policy is the sound default), over at least MIN_ROUNDS deals."""
+def _paired(rows, i, j):
+    """Mean and standard error of ``i``'s outcome minus ``j``'s over the deals both were
+    played on (both alive now: every deal so far)."""
+    diffs = [row[i] - row[j] for row in rows]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else float("inf")
+    return mean, spread / n ** 0.5
+
+
+def _bar(i, j):
+    """What ``i`` must beat ``j`` by: the policy (index 0) is the sound default, so it is
+    overruled only by more than MARGIN, and a candidate falls once it cannot beat the
+    policy by MARGIN."""
+    return MARGIN if j == 0 else -MARGIN if i == 0 else 0.0
+
+
+def _survivors(rows, alive):
+    """The candidates still worth rollouts (a sequential test): one falls once another
+    beats it by more than its bar plus ``SETTLED`` paired standard errors."""
+    out = []
+    for j in alive:
+        beaten = False
+        for i in alive:
+            if i == j:
+                continue
+            mean, se = _paired(rows, i, j)
+            if mean - SETTLED * se > _bar(i, j):
+                beaten = True
+                break
+        if not beaten:
+            out.append(j)
+    return out or alive[:1]
+
+
+def _choice(rows, alive):
+    """The candidate to play among those ``alive``: the policy's (index 0) unless another
+    beats it, on the same deals, by more than MARGIN and more than the paired differences'
+    standard error (a few rollouts are noisy; the policy is the sound default), over at
+    least MIN_ROUNDS deals; without the policy, the best on average."""
     if len(rows) < MIN_ROUNDS:
         return 0
-    n = len(rows)
+    if len(alive) == 1:
+        return alive[0]
+    if 0 not in alive:
+        return max(alive, key=lambda i: (sum(row[i] for row in rows), -i))
     best, best_mean = 0, 0.0
-    for i in range(1, len(rows[0])):
-        diffs = [row[i] - row[0] for row in rows]
-        mean = sum(diffs) / n
-        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
-        if mean > MARGIN and mean > spread / n ** 0.5 and mean > best_mean:
+    for i in alive[1:]:
+        mean, se = _paired(rows, i, 0)
+        if mean > MARGIN and mean > se and mean > best_mean:
             best, best_mean = i, mean
     return best
 
@@ -135,7 +189,7 @@ def _evaluate(machine, deal, action, seat, quiet):
         try:
             state, _ = machine.apply(deal, action)
         except RuleError:
-            return float("-inf")
+            return FAILED
     return outcome(machine, rollout(machine, state, quiet), seat)
 
 

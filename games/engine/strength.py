@@ -16,13 +16,15 @@ BUDGET_MS = {"normal": 100, "hard": 300}  # per decision, one core
 WIDTH = {"normal": 3, "hard": 5}  # candidates tried per decision
 
 
-def bot_decide(state, seat, *, level=DEFAULT_LEVEL, seed=0, budget_ms=-1, rollouts=None):
+def bot_decide(state, seat, *, level=DEFAULT_LEVEL, seed=0, budget_ms=-1, rollouts=None,
+               info=None):
     """The action the bot of ``level`` in ``seat`` takes now, or None. ``budget_ms`` -1
-    means the level's own budget; None means no time limit (``rollouts`` must bound it)."""
+    means the level's own budget; None means no time limit (``rollouts`` must bound it).
+    ``info``: see ``search.search_action`` (left untouched at the easy level)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
     if level == "easy":
         return bot_action(state, seat)
     budget = BUDGET_MS[level] if budget_ms == -1 else budget_ms
     return search_action(state, seat, seed=seed, budget_ms=budget, rollouts=rollouts,
-                         width=WIDTH[level])
+                         width=WIDTH[level], info=info)

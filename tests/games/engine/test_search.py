@@ -10,6 +10,7 @@ from games.engine.bot import bot_action
 from games.engine.cards import POINTS, card, counts_of, parse_card
 from games.engine.context import TRUMP
 from games.engine.moves import legal_follows
+from games.engine.search import MARGIN, _choice, _survivors
 from games.engine.strength import LEVELS, bot_decide
 
 from .test_belief import drive, voids_in
@@ -210,3 +211,33 @@ def test_counts_of_cards_are_kept_by_the_garbler():
     assert counts_of(c for h in s["hands"] + [s["kitty"]] for c in h) == counts_of(
         c for h in state["hands"] + [state["kitty"]] for c in h)
     assert s["hands"][seat] == state["hands"][seat]
+
+
+# --- the sequential test: a settled decision stops early --------------------------------------
+
+
+def test_a_candidate_no_better_than_the_policy_falls():
+    rows = [{0: 1.0, 1: 1.0, 2: 2.0 + d} for d in (0.0, 0.1, -0.1, 0.05)]
+    assert _survivors(rows, [0, 1, 2]) == [2]  # 2 beats the policy clearly, 1 equals it
+
+
+def test_a_noisy_race_keeps_everyone():
+    rows = [{0: 0.0, 1: d} for d in (1.0, -1.0, 2.0, -1.5)]
+    assert _survivors(rows, [0, 1]) == [0, 1]
+    assert _choice(rows, [0, 1]) == 0  # and the policy stands
+
+
+def test_the_policy_falls_only_past_the_margin():
+    rows = [{0: 0.0, 1: MARGIN / 2} for _ in range(5)]
+    assert _survivors(rows, [0, 1]) == [0]
+    assert _choice(rows, [0, 1]) == 0
+
+
+def test_a_settled_decision_stops_before_its_allowance():
+    """Once every other candidate fell, no more rollouts: the allowance is a cap."""
+    machine, state = drive("classic", "s1", at_turn(6, 1))
+    seat = state["turn"]
+    info = {}
+    bot_decide(state, seat, level="hard", seed=3, budget_ms=None, rollouts=400, info=info)
+    assert info["searched"]
+    assert info["rollouts"] < 400
