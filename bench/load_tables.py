@@ -31,6 +31,18 @@ four within 5 s) or a socket. It prints the number of tables held: the last step
 
     .venv/bin/python bench/load_tables.py --pace 2 --tables 100 --ramp 100 --max-tables 1500
 
+Tables of bots (--bots easy|normal|hard): N tables of one client (seat 0, playing as above)
+and three bots of that level, whose turns the platform's timers run (games.timers: the timer
+due after the bots' delay fires in the Celery worker, which asks games.bots for the decision).
+The client's view names the running timer's deadline and the seat it waits for; when it
+waits for a bot, the update of the next version is that bot's action, and how long after
+the deadline it reached the client is the bot's lateness (the worker's queue, the decision
+itself, the commit and the fan-out). It prints bot actions per second and the lateness's
+p50/p99 in ms (and the client's own action latency as above). The embedded server runs the
+bots without delay (GAMES_BOT_DELAY 0), so a due time is the moment the turn came.
+
+    .venv/bin/python bench/load_tables.py --bots hard --tables 10 --seconds 60
+
 The embedded server is started with the socket limits per address and per user raised (every
 client connects from 127.0.0.1); a server given with --url needs GAMES_SOCKETS_PER_ADDRESS
 raised the same way, or it closes the sockets past 50 with 4429.
@@ -49,6 +61,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from datetime import datetime
 from pathlib import Path
 
 import websockets
@@ -97,25 +110,27 @@ def django_setup(database_url):
     django.setup()
 
 
-def make_players(n_tables, tag, echo=True):
-    """4 × n users with sessions, n tables with everyone seated; returns [(table id, [cookies])]
-    and n echo cookies (one user per echo group)."""
+def session_cookie(user):
+    """A signed-in session for `user`, as the Cookie header's value."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    # The backend that loads users (the first one, axes, only refuses sign-ins).
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def make_players(n_tables, tag, echo=True):
+    """4 × n users with sessions, n tables with everyone seated; returns [(table id, [cookies])]
+    and n echo cookies (one user per echo group)."""
     from accounts.services import user_create
     from games.services import table_create, table_sit
     from lobby.services import room_default_get_or_create
-
-    def cookie_for(user):
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        # The backend that loads users (the first one, axes, only refuses sign-ins).
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
     room = room_default_get_or_create()
     tables = []
@@ -126,8 +141,8 @@ def make_players(n_tables, tag, echo=True):
                              turn_timeout=300, name=f"bench {tag} {t}")
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
-        tables.append((table.pk, [cookie_for(u) for u in users]))
-    echo = [cookie_for(user_create(username=f"{tag}-echo{t}", password=None,
+        tables.append((table.pk, [session_cookie(u) for u in users]))
+    echo = [session_cookie(user_create(username=f"{tag}-echo{t}", password=None,
                                    display_name=f"Echo {t}"))
             for t in range(n_tables if echo else 0)]
     return tables, echo
@@ -340,6 +355,90 @@ async def run_tables(servers, tables, seconds, warmup):
     return stats, elapsed
 
 
+def make_bot_tables(n_tables, tag, level):
+    """n tables of one user in seat 0 (ready) and three bots of `level` they back; returns
+    [(table id, the user's cookie)]."""
+    from accounts.services import user_create
+    from games.models import GameState
+    from games.services import game_apply_action, table_bot_add, table_create
+    from lobby.services import room_default_get_or_create
+
+    room = room_default_get_or_create()
+    out = []
+    for t in range(n_tables):
+        user = user_create(username=f"{tag}-bt{t}", password=None, display_name=f"Bench {t}")
+        table = table_create(room=room, user=user, variant="classic", base_stake=1, cap=4,
+                             turn_timeout=300, name=f"bench {tag} bots {t}")
+        for seat in (1, 2, 3):
+            table_bot_add(table_id=table.pk, user=user, seat=seat, level=level)
+        version = GameState.objects.get(pk=table.pk).version
+        game_apply_action(table_id=table.pk, user=user, action={"type": "ready"},
+                          version=version)
+        out.append((table.pk, session_cookie(user)))
+    return out
+
+
+class OneSeatRun(TableRun):
+    """A table with one client: an action is heard once that client hears it."""
+
+    def sent(self, version):
+        self.pending[version + 1] = (time.perf_counter(), {0})
+
+
+class BotTableClient(Client):
+    """The person at a table of bots: plays as Client does, and times the bots' actions
+    against the deadline of the timer that ran for them (see the module's doc)."""
+
+    def __init__(self, run, seat, ws, lateness):
+        super().__init__(run, seat, ws)
+        self.lateness = lateness
+        self.due = None  # (version, deadline in epoch seconds) while a bot's timer runs
+
+    def decide(self):
+        now = time.time()
+        if self.due is not None and self.version > self.due[0]:
+            self.lateness.add(now - self.due[1])
+        self.due = None
+        timer = (self.view or {}).get("timer")
+        if timer and timer["kind"] != "ready" and timer["seats"] and self.seat not in timer["seats"]:
+            self.due = (self.version, datetime.fromisoformat(timer["deadline"]).timestamp())
+        return super().decide()
+
+
+async def run_bot_tables(servers, tables, seconds, warmup):
+    """Tables of a client and three bots: (the bots' lateness, the client's latency,
+    seconds measured)."""
+    lateness, stats = Stats(), Stats()
+    stop = asyncio.Event()
+    clients = []
+    sem = asyncio.Semaphore(20)
+
+    async def open_client(table_id, cookie):
+        base, origin = servers[0]
+        async with sem:
+            ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
+        clients.append(BotTableClient(OneSeatRun(table_id, stats), 0, ws, lateness))
+
+    await asyncio.gather(*(open_client(t, c) for t, c in tables))
+    tasks = [asyncio.create_task(c.loop(stop)) for c in clients]
+    waited = time.perf_counter()
+    while time.perf_counter() - waited < warmup:
+        if sum(1 for c in clients if c.view and c.view["phase"] == "play") >= 0.9 * len(clients):
+            break
+        await asyncio.sleep(0.5)
+    print(f"measuring after {time.perf_counter() - waited:.1f} s of warm-up", flush=True)
+    lateness.measuring = stats.measuring = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    lateness.measuring = stats.measuring = False
+    elapsed = time.perf_counter() - started
+    stop.set()
+    for c in clients:
+        await c.ws.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return lateness, stats, elapsed
+
+
 async def run_open(servers, add_tables, args):
     """The ramp of --pace: returns the number of tables held (0: not even the first step)."""
     stats = Stats()
@@ -454,6 +553,9 @@ def main():
     parser.add_argument("--max-tables", type=int, default=3000)
     parser.add_argument("--p99-limit", type=float, default=300,
                         help="ms, action to every receiver, that a step of --pace may not pass")
+    parser.add_argument("--bots", choices=("easy", "normal", "hard"),
+                        help="tables of one client and three bots of this level: how late "
+                             "the bots act against their timers' deadlines")
     args = parser.parse_args()
 
     platform = None
@@ -473,6 +575,18 @@ def main():
         django_setup(database_url)
         tag = f"b{random.randrange(10**6)}"
         servers = [(u.replace("http", "ws", 1), u) for u in base_http]
+        if args.bots is not None:
+            set_up = time.perf_counter()
+            tables = make_bot_tables(args.tables, tag, args.bots)
+            print(f"set up {args.tables} tables of 3 {args.bots} bots in "
+                  f"{time.perf_counter() - set_up:.1f} s", flush=True)
+            lateness, stats, elapsed = asyncio.run(
+                run_bot_tables(servers, tables, args.seconds, args.warmup))
+            print(lateness.report(f"{args.bots} bots' actions, late against their due time "
+                                  f"(N={args.tables})", elapsed), flush=True)
+            print(stats.report(f"the client's actions (N={args.tables})", elapsed) +
+                  f"; refusals {stats.errors}; closed {stats.closed}", flush=True)
+            return
         if args.pace is not None:
             batches = iter(range(10**6))
 
