@@ -1,6 +1,6 @@
 """The search bot: at each decision, try the candidates on deals the seat might be facing.
 
-``search_action(state, seat, *, seed, budget_ms, rollouts, width)``:
+``search_action(state, seat, *, seed, budget_ms, rollouts, width, info)``:
 
 1. **Candidates**: the legal choices worth trying, the policy's own choice
    (``bot.bot_action``) first: every trump to name; pass and a few bids around the
@@ -18,15 +18,23 @@
 4. **Choice**: the policy's choice stands unless another candidate beats it on the same
    deals by more than ``MARGIN`` and by more than the standard error of the differences,
    over at least ``MIN_ROUNDS`` deals (a few rollouts are noisy; the policy is sound).
+5. **Stopping early** (a sequential test; the budget is a cap, not a target): from the
+   ``MIN_ROUNDS``-th round on, a candidate that another beats on the same deals by more
+   than ``SETTLED`` paired standard errors past its bar (``MARGIN`` to overrule the
+   policy's choice; a candidate falls once it cannot beat the policy's by ``MARGIN``) gets
+   no more rollouts, and the decision is made once one candidate is left. Candidates that
+   play out alike fall after ``MIN_ROUNDS`` rounds, so a follow that cannot matter costs
+   a few rollouts.
 
-The budget: rounds (one deal, every candidate) run until one more rollout would overrun
-``budget_ms`` of wall time (judged by this decision's rollouts so far), or until
-``rollouts`` rollouts, whichever comes first; a round cut short does not count. The time
-a rollout took lately from a similar moment (same variant and phase, about as many cards
-left) sets how many candidates are tried, so that ``MIN_ROUNDS`` rounds fit; when not even
-two fit, the policy decides at once (and the remembered cost shrinks a little, so a
-slow spell of the machine does not switch the search off for good). With ``budget_ms=None`` only the count limits the
-search, so a test's decision depends on the seed alone.
+The budget: rounds (one deal, every candidate still in) run until one more rollout would
+overrun ``budget_ms`` of wall time (judged by this decision's rollouts so far), until
+``rollouts`` rollouts, or until the decision is settled, whichever comes first; a round cut
+short does not count. The time a rollout took lately from a similar moment (same variant
+and phase, about as many cards left) sets how many candidates are tried, so that
+``MIN_ROUNDS`` rounds fit; when not even two fit, the policy decides at once (and the
+remembered cost shrinks a little, so a slow spell of the machine does not switch the search
+off for good). With ``budget_ms=None`` only the count limits the search, so a test's
+decision depends on the seed alone.
 """
 
 import random
