@@ -13,7 +13,7 @@ import logging
 from games.engine.bot import bot_action
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
-from games.engine.strength import bot_decide
+from games.engine.strength import BUDGET_MS, bot_decide
 
 logger = logging.getLogger(__name__)
 
@@ -21,12 +21,18 @@ logger = logging.getLogger(__name__)
 SEARCH_SEED = "table"
 
 
-def bot_choose_action(state, seat, level="easy"):
+def bot_choose_action(state, seat, level="easy", late=0.0):
     """The action the bot of `level` in `seat` takes now, or None when it has nothing to do.
     Easy is the policy; normal and hard search within their budget (games.engine.strength),
-    which the table waits for on top of the bots' delay."""
+    which the table waits for on top of the bots' delay. `late`: seconds the turn's timer
+    fired after its deadline (a busy worker); they come off the budget, so a bot never holds
+    up the table longer than its budget past the bots' delay (with none left, the policy)."""
+    level = level or "easy"
+    budget = -1
+    if late > 0 and level in BUDGET_MS:
+        budget = max(0.0, BUDGET_MS[level] - late * 1000)
     try:
-        action = bot_decide(state, seat, level=level or "easy", seed=SEARCH_SEED)
+        action = bot_decide(state, seat, level=level, seed=SEARCH_SEED, budget_ms=budget)
     except Exception:
         # A search that fails must not stall the table: the easy policy plays instead, and
         # the failure is logged for the developers.

@@ -126,7 +126,8 @@ def game_timer_fire(*, table_id, version):
         if game.version != version or game.deadline is None or game.state is None:
             return False
         firing = timer_fired(state=game.state, seats=change.clocks(),
-                             turn_timeout=change.table.turn_timeout)
+                             turn_timeout=change.table.turn_timeout,
+                             late=(timezone.now() - game.deadline).total_seconds())
         if firing is not None and firing.stand_up:
             # P14: not ready in time after a hand; standing up is not an escape.
             for seat in firing.stand_up:

@@ -106,7 +106,7 @@ def timer_next(*, state, seats, turn_timeout):
     return kind, timer_length(variant=state["variant"], kind=kind, turn_timeout=turn_timeout)
 
 
-def timer_fired(*, state, seats, turn_timeout):
+def timer_fired(*, state, seats, turn_timeout, late=0.0):
     """What the platform does now that the table's timer ran out, or None if no timer runs.
 
     A bot acts as the card policy says; a seat on 托管 gets the machine's stand-in action
@@ -114,6 +114,7 @@ def timer_fired(*, state, seats, turn_timeout):
     When the declaration window closes with nothing declared, a bot or a seat on 托管
     may declare first: else a first hand at a table of bots or of absent players would be
     redealt forever. After a hand, the human seats still not ready are stood up (P14).
+    `late`: seconds past the timer's deadline; they come off a searching bot's budget.
     """
     if state["phase"] == "end":
         return Firing(stand_up=_waiting_for_ready(seats))
@@ -133,7 +134,7 @@ def timer_fired(*, state, seats, turn_timeout):
         return Firing(actions=(action,))
     clock = seats[seat]
     if clock.bot:
-        action = bot_choose_action(state, seat, level=clock.level) or action
+        action = bot_choose_action(state, seat, level=clock.level, late=late) or action
     if action is None:  # the variant has nothing to apply for this seat: wait for it
         return Firing()
     return Firing(actions=(action,), timed_out=None if clock.bot or clock.auto else seat)

@@ -26,5 +26,7 @@ def bot_decide(state, seat, *, level=DEFAULT_LEVEL, seed=0, budget_ms=-1, rollou
     if level == "easy":
         return bot_action(state, seat)
     budget = BUDGET_MS[level] if budget_ms == -1 else budget_ms
+    if budget is not None and budget <= 0:
+        return bot_action(state, seat)  # no time left to search
     return search_action(state, seat, seed=seed, budget_ms=budget, rollouts=rollouts,
                          width=WIDTH[level], info=info)

@@ -6,6 +6,7 @@ import pytest
 from games.bots import bot_choose_action
 from games.engine.bot import bot_action
 from games.engine.registry import machine_for
+from games.engine.strength import BUDGET_MS
 from games.models import GameState
 from games.selectors import table_public
 from games.services import ActionError, table_bot_add, table_create
@@ -109,3 +110,30 @@ def test_the_clock_asks_the_bot_of_the_seats_level(settings, level):
     (action,) = firing.actions
     assert action["seat"] == seat and firing.timed_out is None
     machine.apply(state, action)  # legal, or RuleError
+
+
+def test_a_late_timer_comes_off_the_search_budget(monkeypatch):
+    """A busy worker fired the bot's timer 0.1 s late: the hard bot searches 0.1 s less."""
+    machine, state = a_play_state()
+    seat = state["turn"]
+    asked = {}
+
+    def search(state, seat, **kwargs):
+        asked.update(kwargs)
+        return bot_action(state, seat)
+
+    monkeypatch.setattr("games.engine.strength.search_action", search)
+    bot_choose_action(state, seat, level="hard", late=0.1)
+    assert asked["budget_ms"] == pytest.approx(BUDGET_MS["hard"] - 100)
+
+
+def test_a_bot_later_than_its_budget_plays_the_policy_at_once(monkeypatch):
+    machine, state = a_play_state()
+    seat = state["turn"]
+
+    def search(*args, **kwargs):
+        raise AssertionError("no time was left to search")
+
+    monkeypatch.setattr("games.engine.strength.search_action", search)
+    late = BUDGET_MS["hard"] / 1000 + 0.05
+    assert bot_choose_action(state, seat, level="hard", late=late) == bot_action(state, seat)
