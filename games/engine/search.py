@@ -61,6 +61,7 @@ FAILED = -10.0  # in levels: a candidate the sampled deal refuses (never chosen)
 # Seconds one rollout took lately, by _cost_key: how many candidates the budget can afford.
 _COST = {}
 COST_DECAY = 0.8  # per decision the search skipped as too dear
+THROWS = 2  # standing throws tried at a lead, the biggest
 BID_STEPS = (10, -10, 20, -20)  # bids tried around the policy's (point_bid steps by 5)
 
 
@@ -292,25 +293,31 @@ def _take(ordered, taken, count):
 
 
 def _leads(k, policy_cards):
+    """The policy's lead, the biggest throws certain to stand, then, alternately, the
+    highest units (biggest and strongest first, whatever the class) and the cheapest
+    singles (of the shortest class first): the width cuts the list, so no class is left
+    out for the order of the suits."""
     v, ctx = k.variant, k.ctx
     cls = ctx.cls
     unseen = [[c for c, n in k.unseen.items() for _ in range(n)]]
     out = [policy_cards]
-    out += standing_throws(v, ctx, k.hand, unseen)
+    out += sorted(standing_throws(v, ctx, k.hand, unseen), key=len, reverse=True)[:THROWS]
     units = lead_units(v, ctx, k.hand)
-    high, low = {}, {}
+    high, low, length = {}, {}, {}
     for u in units:
         key = cls[u.cards[0]]
         rank = (u.size, max(value(ctx, c) for c in u.cards))
         if key not in high or rank > high[key][0]:
             high[key] = (rank, u)
     for c in k.hand:
+        length[cls[c]] = length.get(cls[c], 0) + 1
         cost = (POINTS[c] > 0, lose_cost(ctx, [c]), c)
         if cls[c] not in low or cost < low[cls[c]][0]:
             low[cls[c]] = (cost, c)
-    for key in sorted(high):
-        out.append(high[key][1].expand())
-        out.append([low[key][1]])
+    highs = [u.expand() for _, u in sorted(high.values(), key=lambda r: r[0], reverse=True)]
+    lows = [[low[x][1]] for x in sorted(low, key=lambda x: (x == TRUMP, length[x], x))]
+    for i in range(max(len(highs), len(lows))):
+        out += highs[i:i + 1] + lows[i:i + 1]
     return out
 
 
