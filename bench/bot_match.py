@@ -16,11 +16,12 @@ Duplicate deals: each deal (the first hand of a match from its own seed) is play
 the second time with the bots in seats 1 and 3 and the opponents in 0 and 2, so both sides
 hold the same cards once and luck of the deal cancels. ``--hands`` is the number of hands
 (two per deal) if you prefer it to ``--deals``. ``--jobs`` runs deals in that many
-processes. Prints the bots' share of levels won (point_bid: of the settled points that
-moved between a bot and an opponent, see ``bots_won``), the bot's decision time (median
-and 95th percentile over every decision it made, over the searched ones and per kind of
+processes; ``--progress N`` prints the share so far every N deals. Prints the bots' share
+of levels won (point_bid: of the settled points that moved between a bot and an opponent,
+see ``bots_won``) with its 95 % confidence interval, the bot's decision time (median and
+95th percentile over every decision it made, over the searched ones and per kind of
 decision, with the share searched and the share where the search overruled the policy)
-and the hands per second. The 95 % confidence interval treats deals as the independent
+and the hands per second. The confidence interval treats deals as the independent
 units (both hands of a deal share its cards).
 """
 
@@ -30,6 +31,7 @@ import random
 import statistics
 import sys
 import time
+from contextlib import nullcontext
 from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -211,16 +213,22 @@ def main(argv=None):
     ap.add_argument("--budget-ms", type=float, default=-1,
                     help="search budget per decision (default: the level's own)")
     ap.add_argument("--jobs", type=int, default=1, help="processes")
+    ap.add_argument("--progress", type=int, default=0,
+                    help="print the share so far every this many deals (long runs)")
     args = ap.parse_args(argv)
     deals = args.deals if args.deals is not None else (args.hands + 1) // 2 if args.hands else 50
     jobs = [(args.variant, args.seed, d, args.bot, args.budget_ms, args.opponents)
             for d in range(deals)]
     start = time.perf_counter()
-    if args.jobs > 1:
-        with Pool(args.jobs) as pool:
-            results = pool.map(play_deal, jobs, chunksize=1)
-    else:
-        results = [play_deal(job) for job in jobs]
+    results = []
+    with Pool(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        played = pool.imap(play_deal, jobs) if pool else map(play_deal, jobs)
+        for result in played:
+            results.append(result)
+            if args.progress and len(results) % args.progress == 0 and len(results) < deals:
+                share, half = share_interval([(r[0], r[1]) for r in results])
+                print(f"after {len(results)} deals: {share:.1%} ± {half:.1%}, "
+                      f"{time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
     won = sum(r[0] for r in results)
     total = sum(r[1] for r in results)
