@@ -1,9 +1,11 @@
 """Table sockets: thin adapters between the protocol (docs/protocol.md) and games.services.
 
-A player socket (/ws/tables/<id>/play/) joins its seat's group; a spectator socket
-(/ws/tables/<id>/watch/) joins the table's spectator group. Every message a socket
-receives was built for its group by games.services, so a consumer never decides who
-may see what.
+Every socket of a table joins the table's group, where each change's update arrives once
+with every audience's message (games.services._Change._messages); a player socket
+(/ws/tables/<id>/play/) also joins its seat's group, for the notices that end its hold on the
+seat. A player socket sends on only the seat message addressed to its own channel, a
+spectator socket (/ws/tables/<id>/watch/) only the spectators' message: every message was
+built for its receiver by games.services, so a consumer never decides who may see what.
 
 Every socket is accepted before anything is checked: a refusal is then a close frame with
 the documented code (a close before the accept reaches the browser as an HTTP 403, which
@@ -181,9 +183,6 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
                 table_id=self.table_id, seat=self.seat, viewer=self.user.pk)
         await self.send_json(error)
 
-    async def table_message(self, event):
-        await self.send_json(event["message"])
-
     @classmethod
     async def encode_json(cls, content):
         # orjson: every update goes out to four seats and the spectators, several times
@@ -202,9 +201,16 @@ class PlayerConsumer(_TableSocket):
             await self.close(code=CLOSE_NO_TABLE if error.code == "no_such_table" else CLOSE_NOT_SEATED)
             return
         self.group = services.seat_group(self.table_id, self.seat)
+        self.updates = services.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.updates, self.channel_name)
         # Through the ordered sender, after the update that says the seat connected.
         fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})])
+
+    async def table_update(self, event):
+        # Only the seat's live socket, as the change saw it (games.services._Change._messages).
+        if event["channels"][self.seat] == self.channel_name:
+            await self.send_json(event["seats"][self.seat])
 
     async def table_vacated(self, event):
         """The seat's occupant stood up, left or was removed: this socket no longer has a seat."""
@@ -220,13 +226,15 @@ class PlayerConsumer(_TableSocket):
         knows the seat is no longer this socket's."""
         self.seat_released = True
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(self.updates, self.channel_name)
         await self.close(code=code)
 
     async def disconnect(self, code):
         if self.seat is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
         if not getattr(self, "seat_released", False):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.updates, self.channel_name)
             await database_sync_to_async(services.game_seat_disconnect)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name)
 
@@ -251,11 +259,11 @@ class SpectatorConsumer(_TableSocket):
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.watching = True
-        self.group = services.watch_group(self.table_id)
+        self.group = services.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
 
-    async def table_message(self, event):
-        message = event["message"]
+    async def table_update(self, event):
+        message = event["watch"]
         # Every update names who sits where: a player watching their own table (even one who
         # sat down after this socket opened) does not hear the spectators.
         if any(s["user"] == self.user.pk for s in message["table"]["seats"]):
