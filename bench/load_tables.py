@@ -97,7 +97,11 @@ def start_embedded(data_dir, port):
 
 def _stop_with_parent():
     """In platform/run before it starts: SIGTERM it (its trap stops what it started) when
-    this process dies, even by SIGKILL, so a killed bench leaves no platform running."""
+    this process dies, even by SIGKILL, so a killed bench leaves no platform running. And
+    SIGINT back to its default: a bench started in the background (`&` in a script) has it
+    ignored, a shell cannot trap a signal ignored when it started, and the old SIGINT-only
+    stop then waited 20 s and SIGKILLed platform/run alone, orphaning what it started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         import ctypes
 
@@ -107,11 +111,12 @@ def _stop_with_parent():
 
 
 def platform_stop(proc):
-    """Stop platform/run and everything it started. It stops its processes itself on SIGINT;
-    whatever of its session is still alive after that (platform/run killed before its trap
-    ran, a worker that ignored SIGTERM) is killed here, so nothing is left orphaned."""
+    """Stop platform/run and everything it started. It stops its processes itself on SIGTERM
+    (its trap); whatever of its session is still alive after that (platform/run killed
+    before its trap ran, a worker that ignored SIGTERM) is killed here, so nothing is left
+    orphaned."""
     try:
-        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
     except (ProcessLookupError, subprocess.TimeoutExpired):
         pass
