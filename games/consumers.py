@@ -19,6 +19,7 @@ import time
 from urllib.parse import parse_qs
 
 import orjson
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -26,7 +27,6 @@ from django.db import connection
 from redis.exceptions import RedisError
 
 from games import selectors, services
-from games.chat import spectator_chat_strip
 from games.fanout import fanout_attach, fanout_send
 from games.sockets import SocketQuota, json_too_deep
 
@@ -93,6 +93,18 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         self.tokens, self.tokens_at = self.bucket_size, time.monotonic()
         fanout_attach()
         await self.join()
+
+    async def dispatch(self, message):
+        """Channels' dispatch without its ``aclose_old_connections()`` before every handler:
+        that is a hop to the sync thread per message per socket (five per action, more with
+        spectators), and with SQLite the one sync thread is the one that applies every
+        table's actions, so each socket's update queued behind them. These handlers reach
+        the database only through database_sync_to_async, which closes stale connections
+        itself, in the thread that uses them."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def websocket_disconnect(self, message):
         self.closing = True
@@ -185,8 +197,8 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def encode_json(cls, content):
-        # orjson: every update goes out to four seats and the spectators, several times
-        # faster than json.dumps. Views may key dicts by seat number, as json.dumps allows.
+        # Snapshots, catch-ups and errors (updates come encoded from games.services), with
+        # orjson as those: views may key dicts by seat number, as json.dumps allows.
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -210,7 +222,7 @@ class PlayerConsumer(_TableSocket):
     async def table_update(self, event):
         # Only the seat's live socket, as the change saw it (games.services._Change._messages).
         if event["channels"][self.seat] == self.channel_name:
-            await self.send_json(event["seats"][self.seat])
+            await self.send(text_data=event["seats"][self.seat])
 
     async def table_vacated(self, event):
         """The seat's occupant stood up, left or was removed: this socket no longer has a seat."""
@@ -263,12 +275,12 @@ class SpectatorConsumer(_TableSocket):
         await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def table_update(self, event):
-        message = event["watch"]
-        # Every update names who sits where: a player watching their own table (even one who
+        # Every update says who sits where: a player watching their own table (even one who
         # sat down after this socket opened) does not hear the spectators.
-        if any(s["user"] == self.user.pk for s in message["table"]["seats"]):
-            message = spectator_chat_strip(message)
-        await self.send_json(message)
+        text = event["watch"]
+        if event["watch_seated"] is not None and self.user.pk in event["seated"]:
+            text = event["watch_seated"]
+        await self.send(text_data=text)
 
     async def disconnect(self, code):
         if getattr(self, "watching", False):

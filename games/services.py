@@ -19,6 +19,7 @@ import threading
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+import orjson
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -27,7 +28,13 @@ from django.utils import timezone
 from accounts.models import LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import ledger_post, user_create
-from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
+from games.chat import (
+    CHAT_MAX_CHARS,
+    PHRASES,
+    chat_rate_take,
+    chat_text_clean,
+    spectator_chat_strip,
+)
 from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
@@ -1116,7 +1123,8 @@ class _Change:
 
     def _messages(self, version, prev_seq, seq, rows):
         """The change's update as one channel layer event for the table's group: the
-        spectators' message and one per seat with a live socket, each built once.
+        spectators' message and one per seat with a live socket, each built and encoded
+        (JSON text, as the sockets send it) once.
 
         A seat's message is addressed to the seat's live socket (`control[seat]["channel"]`,
         set under this lock by game_seat_connect), and a player socket sends on only the
@@ -1124,7 +1132,12 @@ class _Change:
         replaced socket hears nothing more of its seat even before its takeover notice, and
         no view is built for a seat nobody watches (a bot's, a disconnected player's). A
         seat vacated by this change is told so on the socket it had, as before it
-        stood up; table.vacated then closes that socket."""
+        stood up; table.vacated then closes that socket.
+
+        Text, not objects: the channel layer then carries one string per audience instead
+        of a tree to serialise and rebuild in every daphne, and no socket encodes its own.
+        A spectator socket whose user sits at the table sends `watch_seated`, the
+        spectators' message without the spectators' chat, when that differs."""
         table = table_public(table=self.table, seats=self.seats, control=self.control,
                              version=version)
 
@@ -1145,9 +1158,19 @@ class _Change:
         for seat in self.vacated:
             if channels[seat] is None and self.seats[seat].user_id is None:
                 channels[seat] = self.channels_before[seat]
+        watch = message(None)
+        watch_seated = spectator_chat_strip(watch)
         return {"type": "table.update", "channels": channels,
-                "seats": [message(seat) if channels[seat] else None for seat in range(4)],
-                "watch": message(None)}
+                "seats": [_json(message(seat)) if channels[seat] else None
+                          for seat in range(4)],
+                "watch": _json(watch),
+                "seated": [s.user_id for s in self.seats if s.user_id is not None],
+                "watch_seated": None if watch_seated is watch else _json(watch_seated)}
+
+
+def _json(message):
+    # Views may key dicts by seat number, as json.dumps allows.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # --- publishing in commit order (games.fanout) ------------------------------------------------
