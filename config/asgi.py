@@ -1,6 +1,5 @@
 import gc
 import os
-import sys
 from http import HTTPStatus
 
 from django.core.asgi import get_asgi_application
@@ -44,9 +43,3 @@ application = ProtocolTypeRouter(
 # with thousands of sockets open was measured pausing daphne for about 600 ms).
 gc.collect()
 gc.freeze()
-
-# Actions run in a worker thread (games.consumers) that gives up the GIL at every SQL
-# statement and Redis round trip, and must then wait for the busy event loop to hand it back:
-# by default up to 5 ms each time, several times per action. With SQLite that one thread
-# carries every table's actions, so those waits capped actions per second while a core idled.
-sys.setswitchinterval(0.0005)
