@@ -278,69 +278,65 @@ class PlayerHistoryView(PublicListView):
         return player_hand_history(user=_player_get(self.kwargs["pk"]))
 
 
-@extend_schema(tags=["leaderboards"])
-class BalanceLeaderboardView(PublicListView):
-    """Players by balance, highest first (bots left out)."""
+class LeaderboardView(PublicListView):
+    """A ranking: the rows of `selector` in ranked pages, under the leaderboard throttle."""
 
-    serializer_class = out.BalanceRowSerializer
     filter_backends = []
     pagination_class = RankPages
     throttle_scope = "leaderboard"
+    selector = None  # staticmethod(a stats selector)
+
+    def selector_kwargs(self):
+        return {"variant": _variant_param(self.request, allow_all=True)}
 
     def get_queryset(self):
-        return leaderboard_balance()
+        if getattr(self, "swagger_fake_view", False):  # the schema is drawn without a request
+            return self.selector()
+        return self.selector(**self.selector_kwargs())
+
+
+@extend_schema(tags=["leaderboards"])
+class BalanceLeaderboardView(LeaderboardView):
+    """Players by balance, highest first (bots left out)."""
+
+    serializer_class = out.BalanceRowSerializer
+    selector = staticmethod(leaderboard_balance)
+
+    def selector_kwargs(self):
+        return {}
 
 
 @extend_schema(tags=["leaderboards"], parameters=[
     VARIANT_PARAM,
     OpenApiParameter("min_hands", int, description="at least this many hands (default 20)"),
 ])
-class WinRateLeaderboardView(PublicListView):
+class WinRateLeaderboardView(LeaderboardView):
     """Players by win rate in a variant (or all), with a minimum number of hands."""
 
     serializer_class = out.WinRateRowSerializer
-    filter_backends = []
-    pagination_class = RankPages
-    throttle_scope = "leaderboard"
+    selector = staticmethod(leaderboard_win_rate)
     MIN_HANDS_DEFAULT = 20
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return leaderboard_win_rate()
+    def selector_kwargs(self):
         min_hands = _whole_number(self.request.query_params, "min_hands",
                                   default=self.MIN_HANDS_DEFAULT, low=1, high=1_000_000)
-        return leaderboard_win_rate(variant=_variant_param(self.request, allow_all=True),
-                                    min_hands=min_hands)
+        return dict(super().selector_kwargs(), min_hands=min_hands)
 
 
 @extend_schema(tags=["leaderboards"], parameters=[VARIANT_PARAM])
-class PointsLeaderboardView(PublicListView):
+class PointsLeaderboardView(LeaderboardView):
     """Players by points won in a variant (or all)."""
 
     serializer_class = out.WinRateRowSerializer
-    filter_backends = []
-    pagination_class = RankPages
-    throttle_scope = "leaderboard"
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return leaderboard_points()
-        return leaderboard_points(variant=_variant_param(self.request, allow_all=True))
+    selector = staticmethod(leaderboard_points)
 
 
 @extend_schema(tags=["leaderboards"], parameters=[VARIANT_PARAM])
-class MatchesLeaderboardView(PublicListView):
+class MatchesLeaderboardView(LeaderboardView):
     """Players by matches won (RULES P13) in a variant (or all), ties by matches played."""
 
     serializer_class = out.MatchesRowSerializer
-    filter_backends = []
-    pagination_class = RankPages
-    throttle_scope = "leaderboard"
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return leaderboard_matches()
-        return leaderboard_matches(variant=_variant_param(self.request, allow_all=True))
+    selector = staticmethod(leaderboard_matches)
 
 
 @extend_schema(tags=["tables"])

@@ -85,21 +85,77 @@ def start_embedded(data_dir, port):
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     log = open(Path(data_dir) / "platform.log", "wb")
+    # Its own session, so platform_stop can find every process of it (platform/run puts each
+    # in its own process group) and so a Ctrl-C at the terminal does not reach it twice.
     proc = subprocess.Popen([str(ROOT / "platform" / "run")], env=env, stdout=log, stderr=log,
-                            start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"platform/run exited; see {data_dir}/platform.log")
+                            start_new_session=True, preexec_fn=_stop_with_parent)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise SystemExit(f"platform/run exited; see {data_dir}/platform.log")
+            try:
+                # /healthz answers 200 once the database, Redis and a Celery worker all answer.
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                    if r.status == 200:
+                        return proc
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise SystemExit("the platform did not start")
+    except BaseException:
+        platform_stop(proc)
+        raise
+
+
+def _stop_with_parent():
+    """In platform/run before it starts: SIGTERM it (its trap stops what it started) when
+    this process dies, even by SIGKILL, so a killed bench leaves no platform running. And
+    SIGINT back to its default: a bench started in the background (`&` in a script) has it
+    ignored, a shell cannot trap a signal ignored when it started, and the old SIGINT-only
+    stop then waited 20 s and SIGKILLed platform/run alone, orphaning what it started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: platform_stop still runs on a normal exit
+        pass
+
+
+def platform_stop(proc):
+    """Stop platform/run and everything it started. It stops its processes itself on SIGTERM
+    (its trap); whatever of its session is still alive after that (platform/run killed
+    before its trap ran, a worker that ignored SIGTERM) is killed here, so nothing is left
+    orphaned."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    for pid in _session_pids(proc.pid):
         try:
-            # /healthz answers 200 once the database, Redis and a Celery worker all answer.
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
             pass
-        time.sleep(0.3)
-    raise SystemExit("the platform did not start")
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _session_pids(sid):
+    """The processes of session `sid` (Linux /proc; none found elsewhere)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The fields after the command's closing parenthesis: state ppid pgrp session ...
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == sid:
+            pids.append(int(stat.parent.name))
+    return pids
 
 
 def django_setup(database_url):
@@ -557,6 +613,8 @@ def main():
                         help="tables of one client and three bots of this level: how late "
                              "the bots act against their timers' deadlines")
     args = parser.parse_args()
+    # A SIGTERM (timeout(1), kill) unwinds like Ctrl-C, so the embedded platform is stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     platform = None
     tmp = None
@@ -613,11 +671,7 @@ def main():
         print(echo_stats.report(f"echo baseline (N={args.tables})", echo_elapsed), flush=True)
     finally:
         if platform is not None:
-            os.killpg(platform.pid, signal.SIGINT)
-            try:
-                platform.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(platform.pid, signal.SIGKILL)
+            platform_stop(platform)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Table sockets: thin adapters between the protocol (docs/protocol.md) and games.services.
 
-A player socket (/ws/tables/<id>/play/) joins its seat's group; a spectator socket
-(/ws/tables/<id>/watch/) joins the table's spectator group. Every message a socket
-receives was built for its group by games.services, so a consumer never decides who
-may see what.
+Every socket of a table joins the table's group, where each change's update arrives once
+with every audience's message (games.services._Change._messages); a player socket
+(/ws/tables/<id>/play/) also joins its seat's group, for the notices that end its hold on the
+seat. A player socket sends on only the seat message addressed to its own channel, a
+spectator socket (/ws/tables/<id>/watch/) only the spectators' message: every message was
+built for its receiver by games.services, so a consumer never decides who may see what.
 
 Every socket is accepted before anything is checked: a refusal is then a close frame with
 the documented code (a close before the accept reaches the browser as an HTTP 403, which
@@ -17,6 +19,7 @@ import time
 from urllib.parse import parse_qs
 
 import orjson
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -24,7 +27,6 @@ from django.db import connection
 from redis.exceptions import RedisError
 
 from games import selectors, services
-from games.chat import spectator_chat_strip
 from games.fanout import fanout_attach, fanout_send
 from games.sockets import SocketQuota, json_too_deep
 
@@ -91,6 +93,18 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         self.tokens, self.tokens_at = self.bucket_size, time.monotonic()
         fanout_attach()
         await self.join()
+
+    async def dispatch(self, message):
+        """Channels' dispatch without its ``aclose_old_connections()`` before every handler:
+        that is a hop to the sync thread per message per socket (five per action, more with
+        spectators), and with SQLite the one sync thread is the one that applies every
+        table's actions, so each socket's update queued behind them. These handlers reach
+        the database only through database_sync_to_async, which closes stale connections
+        itself, in the thread that uses them."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def websocket_disconnect(self, message):
         self.closing = True
@@ -181,13 +195,10 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
                 table_id=self.table_id, seat=self.seat, viewer=self.user.pk)
         await self.send_json(error)
 
-    async def table_message(self, event):
-        await self.send_json(event["message"])
-
     @classmethod
     async def encode_json(cls, content):
-        # orjson: every update goes out to four seats and the spectators, several times
-        # faster than json.dumps. Views may key dicts by seat number, as json.dumps allows.
+        # Snapshots, catch-ups and errors (updates come encoded from games.services), with
+        # orjson as those: views may key dicts by seat number, as json.dumps allows.
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -202,9 +213,16 @@ class PlayerConsumer(_TableSocket):
             await self.close(code=CLOSE_NO_TABLE if error.code == "no_such_table" else CLOSE_NOT_SEATED)
             return
         self.group = services.seat_group(self.table_id, self.seat)
+        self.updates = services.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.updates, self.channel_name)
         # Through the ordered sender, after the update that says the seat connected.
         fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})])
+
+    async def table_update(self, event):
+        # Only the seat's live socket, as the change saw it (games.services._Change._messages).
+        if event["channels"][self.seat] == self.channel_name:
+            await self.send(text_data=event["seats"][self.seat])
 
     async def table_vacated(self, event):
         """The seat's occupant stood up, left or was removed: this socket no longer has a seat."""
@@ -220,13 +238,15 @@ class PlayerConsumer(_TableSocket):
         knows the seat is no longer this socket's."""
         self.seat_released = True
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(self.updates, self.channel_name)
         await self.close(code=code)
 
     async def disconnect(self, code):
         if self.seat is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
         if not getattr(self, "seat_released", False):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.updates, self.channel_name)
             await database_sync_to_async(services.game_seat_disconnect)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name)
 
@@ -251,16 +271,16 @@ class SpectatorConsumer(_TableSocket):
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.watching = True
-        self.group = services.watch_group(self.table_id)
+        self.group = services.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
 
-    async def table_message(self, event):
-        message = event["message"]
-        # Every update names who sits where: a player watching their own table (even one who
+    async def table_update(self, event):
+        # Every update says who sits where: a player watching their own table (even one who
         # sat down after this socket opened) does not hear the spectators.
-        if any(s["user"] == self.user.pk for s in message["table"]["seats"]):
-            message = spectator_chat_strip(message)
-        await self.send_json(message)
+        text = event["watch"]
+        if event["watch_seated"] is not None and self.user.pk in event["seated"]:
+            text = event["watch_seated"]
+        await self.send(text_data=text)
 
     async def disconnect(self, code):
         if getattr(self, "watching", False):

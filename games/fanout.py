@@ -23,7 +23,9 @@ round trips; a change that finds the lock taken polls it every 0.5-2 ms.
 """
 
 import asyncio
+import itertools
 import logging
+import os
 import secrets
 import time
 
@@ -42,6 +44,12 @@ PUBLISH_LOCK_TTL_MS = 3000
 _loop = None
 _queue = None
 _sync_client = None
+# A lock's token says whose it is, so nobody gives back a lock that expired and was taken
+# since: unique per host (a random prefix drawn once), process (the pid: Celery's pool
+# processes fork with the prefix) and change (a counter; next() on it is atomic), without
+# a call to the system's random source for each change (a syscall in the action's thread).
+_token_prefix = secrets.token_hex(8)
+_token_numbers = itertools.count()
 
 # Delete the lock only if it is still ours (it may have expired and been taken since).
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
@@ -83,7 +91,7 @@ def publish_lock_take(table_id):
     """Wait for and take the table's publish lock; returns the held lock, or None when
     Redis cannot be reached."""
     key = f"{key_prefix()}:publish:{table_id}"
-    token = secrets.token_hex(8)
+    token = f"{_token_prefix}:{os.getpid()}:{next(_token_numbers)}"
     pause = 0.0005
     while True:
         try:

@@ -19,6 +19,7 @@ import threading
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+import orjson
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -27,7 +28,13 @@ from django.utils import timezone
 from accounts.models import LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import ledger_post, user_create
-from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
+from games.chat import (
+    CHAT_MAX_CHARS,
+    PHRASES,
+    chat_rate_take,
+    chat_text_clean,
+    spectator_chat_strip,
+)
 from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
@@ -43,6 +50,7 @@ from games.models import (
     MatchPlayer,
     TableClosure,
 )
+from games.prepared import PreparedRead, insert_rows, update_checked
 from games.selectors import game_view, hand_refunds_due, table_is_closed, table_public
 from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
@@ -68,12 +76,17 @@ class ActionError(Exception):
 # --- groups (who hears what) ---------------------------------------------------------------
 
 
+def table_group(table_id):
+    """Every socket of the table, players and spectators: each change's update goes here
+    once, carrying every audience's message; a socket sends on only its own (see
+    _Change._messages)."""
+    return f"table.{table_id}"
+
+
 def seat_group(table_id, seat):
+    """The sockets of one seat: the notices that end a socket's hold on the seat (a takeover,
+    the occupant stood up)."""
     return f"table.{table_id}.seat.{seat}"
-
-
-def watch_group(table_id):
-    return f"table.{table_id}.watch"
 
 
 # --- public actions --------------------------------------------------------------------------
@@ -649,8 +662,21 @@ def _hand_refund(*, hand):
 # --- the change being made -------------------------------------------------------------------
 
 
+# The locking read of _Change.begin: the game row locked, with its table, hand and match.
+_game_locked = PreparedRead(
+    lambda table_id: GameState.objects.select_for_update(of=("self",))
+    .select_related("table", "hand", "match").filter(table_id=table_id))
+_seats_with_users = PreparedRead(
+    lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user")
+    .order_by("number"))
+
+
 def _control_default():
     return {"timeouts": 0, "auto": False, "connected": False, "channel": None}
+
+
+# What commit writes of an event (its id and nothing else is left to the database).
+_EVENT_FIELDS = ("table", "seq", "hand", "type", "payload", "audience", "created_at")
 
 
 class _Change:
@@ -663,6 +689,7 @@ class _Change:
         self.seats = seats
         self.state = game.state
         self.control = [dict(c) for c in game.control] or [_control_default() for _ in range(4)]
+        self.channels_before = [c.get("channel") for c in self.control]
         # (audience, event without "to", the hand it belongs to: the one running when it
         # happened, so a force-close's reveal stays with the voided hand)
         self.events = []
@@ -677,17 +704,11 @@ class _Change:
         # Two reads, not one: joining the seats to the game row repeats the table, the game
         # (its state JSON decoded once per seat) and the hand in each of the four rows, which
         # measured slower than the second query (docs/architecture.md, "Cost of one action").
-        try:
-            game = (
-                GameState.objects.select_for_update(of=("self",))
-                .select_related("table", "hand", "match")
-                .get(table_id=table_id)
-            )
-        except GameState.DoesNotExist:
-            raise ActionError("no_such_table", "there is no such table") from None
-        seats = list(Seat.objects.filter(table_id=table_id).select_related("user")
-                     .order_by("number"))
-        return cls(game, seats)
+        # Both compiled once per thread (games.prepared).
+        games = _game_locked(table_id)
+        if not games:
+            raise ActionError("no_such_table", "there is no such table")
+        return cls(games[0], _seats_with_users(table_id))
 
     @property
     def phase(self):
@@ -1065,12 +1086,12 @@ class _Change:
             if send_timer:
                 fields["timer_at"] = deadline
         # Compare-and-set: on SQLite there is no row lock, so the version decides.
-        if not GameState.objects.filter(pk=game.pk, version=old_version).update(
-            updated_at=timezone.now(), **fields
-        ):
+        fields["updated_at"] = now
+        if not update_checked(GameState, pk=game.pk, check="version", expected=old_version,
+                              fields=fields):
             raise ActionError("stale_version", "the table has moved on; here is the snapshot")
         try:
-            GameEvent.objects.bulk_create(rows)
+            insert_rows(GameEvent, rows, _EVENT_FIELDS)
         except IntegrityError:
             raise ActionError("stale_version", "the table has moved on") from None
         if self.dirty_seats:
@@ -1102,24 +1123,55 @@ class _Change:
         return {"version": version, "seq": seq}
 
     def _messages(self, version, prev_seq, seq, rows):
-        """One message per seat and one for the spectators, each built once."""
+        """The change's update as one channel layer event for the table's group: the
+        spectators' message and one per seat with a live socket, each built and encoded
+        (JSON text, as the sockets send it) once.
+
+        A seat's message is addressed to the seat's live socket (`control[seat]["channel"]`,
+        set under this lock by game_seat_connect), and a player socket sends on only the
+        message addressed to it: so one group_send reaches every socket of the table, a
+        replaced socket hears nothing more of its seat even before its takeover notice, and
+        no view is built for a seat nobody watches (a bot's, a disconnected player's). A
+        seat vacated by this change is told so on the socket it had, as before it
+        stood up; table.vacated then closes that socket.
+
+        Text, not objects: the channel layer then carries one string per audience instead
+        of a tree to serialise and rebuild in every daphne, and no socket encodes its own.
+        A spectator socket whose user sits at the table sends `watch_seated`, the
+        spectators' message without the spectators' chat, when that differs."""
         table = table_public(table=self.table, seats=self.seats, control=self.control,
                              version=version)
-        out = {}
-        for audience in (0, 1, 2, 3, None):
+
+        def message(audience):
             own = SPECTATORS if audience is None else audience
-            events = [dict(r.payload, type=r.type, seq=r.seq) for r in rows
-                      if r.audience is None or r.audience == own]
-            out[audience] = {
+            return {
                 "type": "update",
                 "version": version,
                 "prev_seq": prev_seq,
                 "seq": seq,
-                "events": events,
+                "events": [dict(r.payload, type=r.type, seq=r.seq) for r in rows
+                           if r.audience is None or r.audience == own],
                 "view": game_view(game=self.game, seats=self.seats, seat=audience),
                 "table": table,
             }
-        return out
+
+        channels = [control.get("channel") for control in self.control]
+        for seat in self.vacated:
+            if channels[seat] is None and self.seats[seat].user_id is None:
+                channels[seat] = self.channels_before[seat]
+        watch = message(None)
+        watch_seated = spectator_chat_strip(watch)
+        return {"type": "table.update", "channels": channels,
+                "seats": [_json(message(seat)) if channels[seat] else None
+                          for seat in range(4)],
+                "watch": _json(watch),
+                "seated": [s.user_id for s in self.seats if s.user_id is not None],
+                "watch_seated": None if watch_seated is watch else _json(watch_seated)}
+
+
+def _json(message):
+    # Views may key dicts by seat number, as json.dumps allows.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # --- publishing in commit order (games.fanout) ------------------------------------------------
@@ -1170,13 +1222,8 @@ class _Outbox:
     def flush(self):
         _outboxes().pop(self.table_id, None)
         sends = []
-        for messages, vacated in self.batches:
-            sends.append([
-                (watch_group(self.table_id) if audience is None
-                 else seat_group(self.table_id, audience),
-                 {"type": "table.message", "message": message})
-                for audience, message in messages.items()
-            ])
+        for update, vacated in self.batches:
+            sends.append([(table_group(self.table_id), update)])
             if vacated:
                 # After the update that says so: the old occupant's sockets must not stay
                 # in the seat's group, or they would hear the next occupant's cards.

@@ -302,20 +302,36 @@ def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_u
     expect(page.locator("#act-play")).to_be_visible()
 
 
+class CuttableNetwork:
+    """The page's table sockets go through a switch the test turns off and on: cut() drops the
+    open ones (as a lost connection does) and refuses new ones until restore()."""
+
+    def __init__(self, page):
+        self.up, self.routes = True, []
+        page.route_web_socket(re.compile(r"/ws/tables/"), self._route)
+
+    def _route(self, ws):
+        if not self.up:
+            ws.close(code=4000, reason="network down")
+            return
+        self.routes.append((ws, ws.connect_to_server()))
+
+    def cut(self):
+        self.up = False
+        for ws, server in self.routes:
+            server.close()
+            ws.close(code=4000, reason="network down")
+
+    def restore(self):
+        self.up = True
+
+
 def test_reconnect_shows_a_banner_and_catches_up_without_a_reload(live, new_context, make_user):
     """The socket drops mid-hand and stays down while the platform plays for the seat (托管,
     P6); when it comes back, `hello` with the last seq brings the page up to date in place."""
     make_user(username="flaky")
     page = new_context(viewport=DESKTOP).new_page()
-    network = {"up": True, "routes": []}
-
-    def route(ws):
-        if not network["up"]:
-            ws.close(code=4000, reason="network down")
-            return
-        network["routes"].append((ws, ws.connect_to_server()))
-
-    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    network = CuttableNetwork(page)
     log_in(page, live, "flaky")
     table_id = seated_with_bots(page, live)
     press_ready(page)
@@ -323,10 +339,7 @@ def test_reconnect_shows_a_banner_and_catches_up_without_a_reload(live, new_cont
     page.evaluate("window.sameDocument = true")
     tricks_before = len(game_state(table_id).state["tricks"])
 
-    network["up"] = False
-    for ws, server in network["routes"]:
-        server.close()
-        ws.close(code=4000, reason="network down")
+    network.cut()
     expect(page.locator("#conn-banner")).to_be_visible()
     for _ in range(100):  # the seat is on 托管: the platform plays for it while the page is away
         if len(game_state(table_id).state["tricks"]) >= tricks_before + 2:
@@ -334,7 +347,7 @@ def test_reconnect_shows_a_banner_and_catches_up_without_a_reload(live, new_cont
         time.sleep(0.1)
     assert len(game_state(table_id).state["tricks"]) >= tricks_before + 2
 
-    network["up"] = True
+    network.restore()
     expect(page.locator("#conn-banner")).to_be_hidden(timeout=15_000)
     state = game_state(table_id).state
     expect(hand_cards(page)).to_have_count(len(state["hands"][0]))

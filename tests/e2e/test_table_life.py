@@ -13,6 +13,7 @@ from games.models import ChatMessage, GameEvent, GameState
 from tests.e2e.test_table import (
     DESKTOP,
     PHONE,
+    CuttableNetwork,
     create_classic_table,
     frames_of,
     log_in,
@@ -101,15 +102,7 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     # Bob plays on a phone, in Chinese, through a network the test can cut.
     bob = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     bob_frames = frames_of(bob)
-    network = {"up": True, "routes": []}
-
-    def route(ws):
-        if not network["up"]:
-            ws.close(code=4000, reason="network down")
-            return
-        network["routes"].append((ws, ws.connect_to_server()))
-
-    bob.route_web_socket(re.compile(r"/ws/tables/"), route)
+    network = CuttableNetwork(bob)
     log_in(bob, live, "bob")
     bob.goto(f"{live}/tables/{table_id}/")
     bob.locator('.seat[data-seat="2"] button').click()  # sits opposite Ann: her partner
@@ -178,15 +171,12 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     # closed chat sheet's tab counts it.
     bob.locator("#open-chat").click()
     expect(bob.locator("#chat-panel")).to_be_hidden()
-    network["up"] = False
-    for ws, server in network["routes"]:
-        server.close()
-        ws.close(code=4000, reason="network down")
+    network.cut()
     expect(bob.locator("#conn-banner")).to_be_visible()
     say(ann, "Are you still there?")
     expect(said(ann).last).to_have_text("Are you still there?")
     assert ChatMessage.objects.filter(table_id=table_id, text="Are you still there?").exists()
-    network["up"] = True
+    network.restore()
     expect(bob.locator("#conn-banner")).to_be_hidden(timeout=15_000)
     expect(bob.locator("#open-chat .n")).to_have_text("1")
     open_sheet(bob, "chat")

@@ -1,0 +1,151 @@
+"""The action path's SQL, compiled once per thread instead of once per action.
+
+Every action reads the table's rows (games.services._Change.begin) and writes them back
+(_Change.commit) with the same few statements. Django builds and compiles a queryset's SQL
+anew on every call, and that measured about as much CPU as everything else the locking read
+does (docs/architecture.md, "Cost of one action"). So:
+
+- ``PreparedRead`` compiles a queryset once per thread and database, then only executes its
+  SQL and turns the rows into model instances as Django's own iterator does (the fields'
+  converters, ``Model.from_db``, the select_related populators): the objects are the ORM's.
+- ``update_checked`` writes given fields of one row with a compare-and-set on another, the
+  values prepared by their fields as ``QuerySet.update`` prepares them.
+- ``insert_rows`` appends rows as ``bulk_create`` does, without reading back their ids.
+
+Statements go through ``connection.cursor()``, so they are logged and counted like any other
+(tests/games/test_query_counts.py) and run in the caller's transaction.
+"""
+
+import json
+import threading
+
+import orjson
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import JSONField
+from django.db.models.query import get_related_populators
+
+# A key no row has: the queryset is compiled with it only to find the key's parameter.
+_PROBE = 2_000_000_011
+
+
+class PreparedRead:
+    """``read(key)``: the model instances of ``make(key)``, a queryset whose SQL takes the
+    key as its one parameter (a filter on it, select_related, select_for_update and
+    order_by as wanted; no annotations, no prefetch)."""
+
+    def __init__(self, make):
+        self.make = make
+        self.local = threading.local()
+
+    def __call__(self, key, using=DEFAULT_DB_ALIAS):
+        connection = connections[using]
+        plan = getattr(self.local, using, None)
+        if plan is None or plan[0] is not connection:
+            plan = self._compile(using, connection)
+            setattr(self.local, using, plan)
+        _, sql, compiler, converters, model, init_list, end, populators = plan
+        with connection.cursor() as cursor:
+            cursor.execute(sql, (key,))
+            rows = cursor.fetchall()
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
+        objects = []
+        for row in rows:
+            obj = model.from_db(using, init_list, row[:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            objects.append(obj)
+        return objects
+
+    def _compile(self, using, connection):
+        queryset = self.make(_PROBE).using(using)
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        if list(params) != [_PROBE]:
+            raise ValueError(f"a prepared read takes its key as its one parameter: {params}")
+        select, klass_info = compiler.select, compiler.klass_info
+        if compiler.annotation_col_map or klass_info["select_fields"][0] != 0:
+            raise ValueError("a prepared read selects a model's own fields first")
+        end = klass_info["select_fields"][-1] + 1
+        init_list = [column[0].target.attname for column in select[:end]]
+        converters = compiler.get_converters([column[0] for column in select])
+        return (connection, sql, compiler, converters, klass_info["model"], init_list, end,
+                get_related_populators(klass_info, select, using))
+
+
+_sql_cache = threading.local()
+
+
+def update_checked(model, *, pk, check, expected, fields, using=DEFAULT_DB_ALIAS):
+    """UPDATE the row `pk` of `model` with `fields` ({name: value}) if its field `check`
+    is `expected`; returns the number of rows changed (0 or 1)."""
+    connection = connections[using]
+    names = tuple(fields)
+    key = ("update", connection.vendor, model, check, names)
+    cached = getattr(_sql_cache, "entries", None)
+    if cached is None:
+        cached = _sql_cache.entries = {}
+    plan = cached.get(key)
+    if plan is None:
+        meta, quote = model._meta, connection.ops.quote_name
+        targets = [meta.get_field(name) for name in names]
+        sets = ", ".join(f"{quote(field.column)} = %s" for field in targets)
+        sql = (f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s "
+               f"AND {quote(meta.get_field(check).column)} = %s")
+        plan = cached[key] = (sql, targets)
+    sql, targets = plan
+    values = [_prep_save(field, value, connection) for field, value in zip(targets,
+                                                                          fields.values())]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, pk, expected])
+        return cursor.rowcount
+
+
+def insert_rows(model, rows, fields, using=DEFAULT_DB_ALIAS):
+    """INSERT `rows` (model instances) of `model`, their `fields` only (the rest take the
+    database's defaults; auto_now_add fields are set here), in one statement."""
+    if not rows:
+        return
+    connection = connections[using]
+    key = ("insert", connection.vendor, model, tuple(fields), len(rows))
+    cached = getattr(_sql_cache, "entries", None)
+    if cached is None:
+        cached = _sql_cache.entries = {}
+    plan = cached.get(key)
+    if plan is None:
+        meta, quote = model._meta, connection.ops.quote_name
+        targets = [meta.get_field(name) for name in fields]
+        columns = ", ".join(quote(field.column) for field in targets)
+        one = "(" + ", ".join(["%s"] * len(targets)) + ")"
+        sql = (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+               + ", ".join([one] * len(rows)))
+        plan = cached[key] = (sql, targets)
+    sql, targets = plan
+    values = []
+    for row in rows:
+        for field in targets:
+            # pre_save sets auto_now_add (created_at) as Model.save would.
+            values.append(_prep_save(field, field.pre_save(row, add=True), connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+class _OrjsonEncoder(json.JSONEncoder):
+    """json.dumps through orjson: the table's state (~2 KB) is written on every action, and
+    orjson encodes it about ten times faster. The same JSON but for spacing and non-ASCII
+    text written as UTF-8 rather than escaped; keys that are not strings become strings, as
+    json.dumps makes them."""
+
+    def encode(self, o):
+        return orjson.dumps(o, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _prep_save(field, value, connection):
+    """The value as QuerySet.update hands it to the database: a model instance for a
+    foreign key becomes its key, then the field's own preparation (a JSON field's without
+    an encoder of its own encoded by orjson)."""
+    if hasattr(value, "prepare_database_save"):
+        value = value.prepare_database_save(field)
+    if isinstance(field, JSONField) and field.encoder is None and value is not None:
+        return connection.ops.adapt_json_value(value, _OrjsonEncoder)
+    return field.get_db_prep_save(value, connection)
