@@ -59,8 +59,6 @@ from .moves import lowest_follow, lowest_lead, random_follow, random_lead, rando
 from .variant import Variant
 
 
-_MISSING = object()
-
 
 def team_of(seat):
     return seat % 2
@@ -445,35 +443,39 @@ class HandMachine:
         events.append({"type": "play_started", "to": None, "leader": state["dealer"]})
 
     def context(self, state):
-        """The trump context of ``state``'s (level, trump), built once per pair."""
-        ctx = self._contexts.get((state["level"], state["trump"]), _MISSING)
-        if ctx is _MISSING:
-            key = (state["level"], state["trump"])
+        """The trump context of ``state``'s (level, trump), built once per pair (a context
+        may be None, see the four-deck machines, so a miss is the KeyError)."""
+        key = state["level"], state["trump"]
+        try:
+            return self._contexts[key]
+        except KeyError:
             ctx = self._contexts[key] = self.build_context(*key)
-        return ctx
+            return ctx
 
     def build_context(self, level, trump):
         """*hook*: the variant's trump context for (level, trump)."""
         return self.variant.context(level, trump)
 
     def _play(self, state, action, events):
-        if state["phase"] != "play":
-            self._need_phase(state, "play")
         seat = action.get("seat")
-        if seat is None or state["turn"] != seat:
+        if state["phase"] != "play" or seat is None or state["turn"] != seat:
+            self._need_phase(state, "play")
             self._need_turn(state, action)
         hands = state["hands"]
         hand = hands[seat]
         raw = action.get("cards")
-        if type(raw) is list and len(raw) == 1 and type(raw[0]) is int and 0 <= raw[0] < 54:
+        if type(raw) is list and len(raw) == 1 and type(raw[0]) is int:
             # One card given as an int, most plays of a hand: _cards' checks in brief, the
             # hand without it taken at once (a single is never a throw, so it is played).
+            card = raw[0]
             rest = list(hand)
             try:
-                rest.remove(raw[0])
+                rest.remove(card)
             except ValueError:
+                if not 0 <= card < 54:
+                    raise RuleError("bad_card", "not a card") from None
                 raise RuleError("cards_not_held", "you do not hold these cards") from None
-            cards = [raw[0]]
+            cards = [card]
         else:
             rest = None
             cards = self._cards(state, seat, action)
@@ -486,35 +488,31 @@ class HandMachine:
             if len(shape.units) > 1:
                 cards, shape = self._throw(state, ctx, seat, cards, events)
             trick["shape_cards"] = cards
-        elif len(cards) == 1 and len(trick["shape_cards"]) == 1 and self._suit_rule_for_singles:
-            # One card on one card: the suit rule alone (Variant.is_legal_follow for n = 1);
-            # the lead's shape is looked up only when the trick ends.
-            shape = None
-            led = ctx.cls[trick["shape_cards"][0]]
-            if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
-                shape = v.lead_shape(ctx, trick["shape_cards"])
-                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
         else:
-            shape = v.lead_shape(ctx, trick["shape_cards"])
-            if not v.is_legal_follow(ctx, shape, hand, cards):
-                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
-        if len(cards) == 1:
-            if rest is None:
-                rest = list(hand)
-                rest.remove(cards[0])
-            hands[seat] = rest
-            shown = [TOKENS[cards[0]]]
-        else:
-            hands[seat] = remove_cards(hand, cards)
+            lead = trick["shape_cards"]
+            if rest is not None and len(lead) == 1 and self._suit_rule_for_singles:
+                # One card on one card: the suit rule alone (Variant.is_legal_follow for
+                # n = 1); the lead's shape is looked up only when the trick ends.
+                shape = None
+                led = ctx.cls[lead[0]]
+                if ctx.cls[card] != led and not ctx.members[led].isdisjoint(hand):
+                    raise RuleError("illegal_follow", self.follow_hint(ctx, v.lead_shape(ctx, lead), hand))
+            else:
+                shape = v.lead_shape(ctx, lead)
+                if not v.is_legal_follow(ctx, shape, hand, cards):
+                    raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
+        if rest is None:
+            rest = remove_cards(hand, cards)
             shown = format_cards(cards)
+        else:
+            shown = [TOKENS[card]]
+        hands[seat] = rest
         plays = trick["plays"] = plays + [cards]
         events.append(self.played_event(ctx, trick, seat, cards, shown))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
-        if shape is None:
-            shape = v.lead_shape(ctx, trick["shape_cards"])
-        self._finish_trick(state, ctx, shape, events)
+        self._finish_trick(state, ctx, shape or v.lead_shape(ctx, trick["shape_cards"]), events)
 
     def played_event(self, ctx, trick, seat, cards, shown):
         """*hook*: the public ``played`` event; a variant adds what the page names of the
