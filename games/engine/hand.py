@@ -47,7 +47,6 @@ from .cards import (
     TOKENS,
     format_cards,
     full_deck,
-    is_submultiset,
     parse_cards,
     remove_cards,
     suit_of,
@@ -268,6 +267,9 @@ class HandMachine:
         return seat
 
     def _cards(self, state, seat, action):
+        """(the action's cards, ``seat``'s hand without them), or RuleError. The cards are
+        held iff each can be taken from what is left of the hand: one partial pass per card,
+        and the hand without them is at hand for an action that plays or buries them."""
         raw = action.get("cards")
         if type(raw) is not list or not raw:
             raise RuleError("bad_cards", "cards must be a non-empty list")
@@ -278,9 +280,13 @@ class HandMachine:
             for c in cards:
                 if type(c) is not int or not 0 <= c < 54:
                     raise RuleError("bad_card", "not a card")
-        if not is_submultiset(cards, state["hands"][seat]):
-            raise RuleError("cards_not_held", "you do not hold these cards")
-        return cards
+        rest = list(state["hands"][seat])
+        try:
+            for c in cards:
+                rest.remove(c)
+        except ValueError:
+            raise RuleError("cards_not_held", "you do not hold these cards") from None
+        return cards, rest
 
     def _deal(self, state, action, events):
         self._need_system(action)
@@ -306,7 +312,7 @@ class HandMachine:
         seat = action.get("seat")
         if seat is None:
             raise RuleError("bad_seat", "a declaration needs a seat")
-        cards = self._cards(state, seat, action)
+        cards, _ = self._cards(state, seat, action)
         ok, standing = self.declaration_allowed(state, seat, cards)
         if not ok:
             raise RuleError("declaration_rejected", "this declaration does not beat the standing one")
@@ -427,10 +433,10 @@ class HandMachine:
     def _bury(self, state, action, events):
         self._need_phase(state, "bury")
         seat = self._need_turn(state, action)
-        cards = self._cards(state, seat, action)
+        cards, rest = self._cards(state, seat, action)
         if len(cards) != self.variant.kitty_size:
             raise RuleError("wrong_count", f"bury exactly {self.variant.kitty_size} cards")
-        state["hands"][seat] = remove_cards(state["hands"][seat], cards)
+        state["hands"][seat] = rest
         state["kitty"] = cards
         events.append({"type": "buried", "to": seat, "cards": format_cards(cards)})
         events.append({"type": "kitty_buried", "to": None, "seat": seat})
@@ -477,8 +483,7 @@ class HandMachine:
                 raise RuleError("cards_not_held", "you do not hold these cards") from None
             cards = [card]
         else:
-            rest = None
-            cards = self._cards(state, seat, action)
+            cards, rest = self._cards(state, seat, action)
         v = self.variant
         ctx = self.context(state)
         trick = state["trick"]
@@ -486,29 +491,27 @@ class HandMachine:
         if not plays:
             shape = v.lead_shape(ctx, cards)
             if len(shape.units) > 1:
+                thrown = cards
                 cards, shape = self._throw(state, ctx, seat, cards, events)
+                if cards is not thrown:  # a failed throw plays part of it
+                    rest = remove_cards(hand, cards)
             trick["shape_cards"] = cards
         else:
             lead = trick["shape_cards"]
-            if rest is not None and len(lead) == 1 and self._suit_rule_for_singles:
+            if len(cards) == 1 and len(lead) == 1 and self._suit_rule_for_singles:
                 # One card on one card: the suit rule alone (Variant.is_legal_follow for
                 # n = 1); the lead's shape is looked up only when the trick ends.
                 shape = None
                 led = ctx.cls[lead[0]]
-                if ctx.cls[card] != led and not ctx.members[led].isdisjoint(hand):
+                if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
                     raise RuleError("illegal_follow", self.follow_hint(ctx, v.lead_shape(ctx, lead), hand))
             else:
                 shape = v.lead_shape(ctx, lead)
                 if not v.is_legal_follow(ctx, shape, hand, cards):
                     raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
-        if rest is None:
-            rest = remove_cards(hand, cards)
-            shown = format_cards(cards)
-        else:
-            shown = [TOKENS[card]]
         hands[seat] = rest
         plays = trick["plays"] = plays + [cards]
-        events.append(self.played_event(ctx, trick, seat, cards, shown))
+        events.append(self.played_event(ctx, trick, seat, cards, format_cards(cards)))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
