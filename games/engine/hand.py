@@ -511,7 +511,9 @@ class HandMachine:
                     raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
         hands[seat] = rest
         plays = trick["plays"] = plays + [cards]
-        events.append(self.played_event(ctx, trick, seat, cards, format_cards(cards)))
+        # A single's token at once: most plays are singles, and a call costs more than this.
+        shown = [TOKENS[cards[0]]] if len(cards) == 1 else format_cards(cards)
+        events.append(self.played_event(ctx, trick, seat, cards, shown))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
@@ -562,9 +564,10 @@ class HandMachine:
         if shape.n == 1:
             (a,), (b,), (c,), (d,) = plays
             cards = [a, b, c, d]
+            pts = POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
         else:
             cards = [c for p in plays for c in p]
-        pts = sum(map(POINTS.__getitem__, cards))
+            pts = sum([POINTS[c] for c in cards])
         if pts and self.defends(state, winner):
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
