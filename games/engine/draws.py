@@ -10,6 +10,7 @@ subclass, Hypothesis' randoms) goes through its own methods.
 """
 
 import random
+from functools import lru_cache
 
 _Random = random.Random
 
@@ -43,10 +44,15 @@ def shuffle(rng, x):
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _shuffle_steps(len(x)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:  # randrange(i + 1) by rejection
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+@lru_cache(maxsize=None)
+def _shuffle_steps(size):
+    """(i, bits of i + 1) for i from size - 1 down to 1: the draws a shuffle of ``size``
+    items makes, listed once per size (decks come in a few sizes)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))

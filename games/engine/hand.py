@@ -47,7 +47,6 @@ from .cards import (
     TOKENS,
     format_cards,
     full_deck,
-    is_submultiset,
     parse_cards,
     remove_cards,
     suit_of,
@@ -58,8 +57,6 @@ from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
 from .variant import Variant
 
-
-_MISSING = object()
 
 
 def team_of(seat):
@@ -270,6 +267,9 @@ class HandMachine:
         return seat
 
     def _cards(self, state, seat, action):
+        """(the action's cards, ``seat``'s hand without them), or RuleError. The cards are
+        held iff each can be taken from what is left of the hand: one partial pass per card,
+        and the hand without them is at hand for an action that plays or buries them."""
         raw = action.get("cards")
         if type(raw) is not list or not raw:
             raise RuleError("bad_cards", "cards must be a non-empty list")
@@ -280,9 +280,13 @@ class HandMachine:
             for c in cards:
                 if type(c) is not int or not 0 <= c < 54:
                     raise RuleError("bad_card", "not a card")
-        if not is_submultiset(cards, state["hands"][seat]):
-            raise RuleError("cards_not_held", "you do not hold these cards")
-        return cards
+        rest = list(state["hands"][seat])
+        try:
+            for c in cards:
+                rest.remove(c)
+        except ValueError:
+            raise RuleError("cards_not_held", "you do not hold these cards") from None
+        return cards, rest
 
     def _deal(self, state, action, events):
         self._need_system(action)
@@ -308,7 +312,7 @@ class HandMachine:
         seat = action.get("seat")
         if seat is None:
             raise RuleError("bad_seat", "a declaration needs a seat")
-        cards = self._cards(state, seat, action)
+        cards, _ = self._cards(state, seat, action)
         ok, standing = self.declaration_allowed(state, seat, cards)
         if not ok:
             raise RuleError("declaration_rejected", "this declaration does not beat the standing one")
@@ -429,10 +433,10 @@ class HandMachine:
     def _bury(self, state, action, events):
         self._need_phase(state, "bury")
         seat = self._need_turn(state, action)
-        cards = self._cards(state, seat, action)
+        cards, rest = self._cards(state, seat, action)
         if len(cards) != self.variant.kitty_size:
             raise RuleError("wrong_count", f"bury exactly {self.variant.kitty_size} cards")
-        state["hands"][seat] = remove_cards(state["hands"][seat], cards)
+        state["hands"][seat] = rest
         state["kitty"] = cards
         events.append({"type": "buried", "to": seat, "cards": format_cards(cards)})
         events.append({"type": "kitty_buried", "to": None, "seat": seat})
@@ -445,38 +449,41 @@ class HandMachine:
         events.append({"type": "play_started", "to": None, "leader": state["dealer"]})
 
     def context(self, state):
-        """The trump context of ``state``'s (level, trump), built once per pair."""
-        ctx = self._contexts.get((state["level"], state["trump"]), _MISSING)
-        if ctx is _MISSING:
-            key = (state["level"], state["trump"])
+        """The trump context of ``state``'s (level, trump), built once per pair (a context
+        may be None, see the four-deck machines, so a miss is the KeyError)."""
+        key = state["level"], state["trump"]
+        try:
+            return self._contexts[key]
+        except KeyError:
             ctx = self._contexts[key] = self.build_context(*key)
-        return ctx
+            return ctx
 
     def build_context(self, level, trump):
         """*hook*: the variant's trump context for (level, trump)."""
         return self.variant.context(level, trump)
 
     def _play(self, state, action, events):
-        if state["phase"] != "play":
-            self._need_phase(state, "play")
         seat = action.get("seat")
-        if seat is None or state["turn"] != seat:
+        if state["phase"] != "play" or seat is None or state["turn"] != seat:
+            self._need_phase(state, "play")
             self._need_turn(state, action)
         hands = state["hands"]
         hand = hands[seat]
         raw = action.get("cards")
-        if type(raw) is list and len(raw) == 1 and type(raw[0]) is int and 0 <= raw[0] < 54:
+        if type(raw) is list and len(raw) == 1 and type(raw[0]) is int:
             # One card given as an int, most plays of a hand: _cards' checks in brief, the
             # hand without it taken at once (a single is never a throw, so it is played).
+            card = raw[0]
             rest = list(hand)
             try:
-                rest.remove(raw[0])
+                rest.remove(card)
             except ValueError:
+                if not 0 <= card < 54:
+                    raise RuleError("bad_card", "not a card") from None
                 raise RuleError("cards_not_held", "you do not hold these cards") from None
-            cards = [raw[0]]
+            cards = [card]
         else:
-            rest = None
-            cards = self._cards(state, seat, action)
+            cards, rest = self._cards(state, seat, action)
         v = self.variant
         ctx = self.context(state)
         trick = state["trick"]
@@ -484,37 +491,33 @@ class HandMachine:
         if not plays:
             shape = v.lead_shape(ctx, cards)
             if len(shape.units) > 1:
+                thrown = cards
                 cards, shape = self._throw(state, ctx, seat, cards, events)
+                if cards is not thrown:  # a failed throw plays part of it
+                    rest = remove_cards(hand, cards)
             trick["shape_cards"] = cards
-        elif len(cards) == 1 and len(trick["shape_cards"]) == 1 and self._suit_rule_for_singles:
-            # One card on one card: the suit rule alone (Variant.is_legal_follow for n = 1);
-            # the lead's shape is looked up only when the trick ends.
-            shape = None
-            led = ctx.cls[trick["shape_cards"][0]]
-            if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
-                shape = v.lead_shape(ctx, trick["shape_cards"])
-                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
         else:
-            shape = v.lead_shape(ctx, trick["shape_cards"])
-            if not v.is_legal_follow(ctx, shape, hand, cards):
-                raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
-        if len(cards) == 1:
-            if rest is None:
-                rest = list(hand)
-                rest.remove(cards[0])
-            hands[seat] = rest
-            shown = [TOKENS[cards[0]]]
-        else:
-            hands[seat] = remove_cards(hand, cards)
-            shown = format_cards(cards)
+            lead = trick["shape_cards"]
+            if len(cards) == 1 and len(lead) == 1 and self._suit_rule_for_singles:
+                # One card on one card: the suit rule alone (Variant.is_legal_follow for
+                # n = 1); the lead's shape is looked up only when the trick ends.
+                shape = None
+                led = ctx.cls[lead[0]]
+                if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
+                    raise RuleError("illegal_follow", self.follow_hint(ctx, v.lead_shape(ctx, lead), hand))
+            else:
+                shape = v.lead_shape(ctx, lead)
+                if not v.is_legal_follow(ctx, shape, hand, cards):
+                    raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
+        hands[seat] = rest
         plays = trick["plays"] = plays + [cards]
+        # A single's token at once: most plays are singles, and a call costs more than this.
+        shown = [TOKENS[cards[0]]] if len(cards) == 1 else format_cards(cards)
         events.append(self.played_event(ctx, trick, seat, cards, shown))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
-        if shape is None:
-            shape = v.lead_shape(ctx, trick["shape_cards"])
-        self._finish_trick(state, ctx, shape, events)
+        self._finish_trick(state, ctx, shape or v.lead_shape(ctx, trick["shape_cards"]), events)
 
     def played_event(self, ctx, trick, seat, cards, shown):
         """*hook*: the public ``played`` event; a variant adds what the page names of the
@@ -561,9 +564,10 @@ class HandMachine:
         if shape.n == 1:
             (a,), (b,), (c,), (d,) = plays
             cards = [a, b, c, d]
+            pts = POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
         else:
             cards = [c for p in plays for c in p]
-        pts = sum(map(POINTS.__getitem__, cards))
+            pts = sum([POINTS[c] for c in cards])
         if pts and self.defends(state, winner):
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]

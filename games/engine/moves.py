@@ -87,10 +87,14 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
 def random_single(ctx, led, hand, rng):
     """A uniformly random legal follow to a single of class ``led``: a distinct card of
     that class if the hand holds one, else a distinct card of the hand."""
-    hs = list(filter(ctx.members[led].__contains__, hand))
-    if len(hs) == 1:
-        return hs
-    return [choice(rng, list(set(hs)) if hs else list(dict.fromkeys(hand)))]
+    # The distinct cards of the class as set() of its cards would list them: the
+    # intersection adds them in hand order, as set() does, so the draw is the same.
+    held = ctx.members[led].intersection(hand)
+    if len(held) == 1:
+        (c,) = held
+        if hand.count(c) == 1:
+            return [c]  # the one card of the class: nothing to draw
+    return [choice(rng, list(held) if held else list(dict.fromkeys(hand)))]
 
 
 def _uniform_submultiset(counts, size, rng):

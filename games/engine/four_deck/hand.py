@@ -7,7 +7,7 @@ standing one is shown with the trump.
 """
 
 from functools import lru_cache
-from itertools import filterfalse
+from itertools import filterfalse, repeat, starmap
 
 from ..cards import counts_of, format_cards
 from ..context import TRUMP
@@ -149,6 +149,6 @@ class FourDeckMachine(FourDeckFamilyMachine):
         if n == 1:
             return [choice(rng, suit)]
         counts = counts_of(suit)
-        draw = rng.random
-        priority = [draw() for _ in range(54)]
+        # One draw per identity, called from C (the draws a Python loop would make).
+        priority = list(starmap(rng.random, repeat((), 54)))
         return v.build_follow(ctx, shape, counts, v.best_follow_key(ctx, shape, counts), priority.__getitem__)

@@ -17,6 +17,7 @@ from games.engine.moves import (
     legal_follows,
     lowest_follow,
     random_follow,
+    random_single,
     standing_throws,
 )
 
@@ -140,3 +141,35 @@ def test_uniform_submultiset_draws_every_distinct_multiset_equally(size, outcome
     assert len(draws) == outcomes
     expected = 20000 / outcomes
     assert all(abs(n - expected) < 0.1 * expected for n in draws.values())
+
+
+def _random_single_by_filtering(ctx, led, hand, rng):
+    """random_single as first written: the class's cards filtered from the hand, a draw
+    among ``set()`` of them (or among the hand's distinct cards when void)."""
+    held = [c for c in hand if ctx.cls[c] == led]
+    if len(held) == 1:
+        return held
+    return [rng.choice(list(set(held)) if held else list(dict.fromkeys(hand)))]
+
+
+@pytest.mark.parametrize("variant_id, decks", [("classic", 2), ("four_deck", 4)])
+def test_random_single_draws_what_filtering_the_hand_drew(variant_id, decks):
+    """The set intersection lists the class's distinct cards in set()'s order, so a seed
+    draws the same card (and leaves the generator in the same place) as before."""
+    v = machine_for(variant_id).variant
+    deal = random.Random(variant_id)
+    compared = 0
+    for level, trump in [(v.first_level, 0), (7, 2), (13, 3)]:
+        ctx = v.context(level, trump)
+        for size in (1, 2, 3, 5, 13, 25, 54):
+            for _ in range(30):
+                hand = deal.sample(list(range(54)) * decks, size)
+                for led in range(5):
+                    seed = deal.randrange(10**6)
+                    mine, theirs = random.Random(seed), random.Random(seed)
+                    assert random_single(ctx, led, hand, mine) == _random_single_by_filtering(
+                        ctx, led, hand, theirs
+                    )
+                    assert mine.getstate() == theirs.getstate()
+                    compared += 1
+    assert compared == 3 * 7 * 30 * 5
