@@ -51,6 +51,14 @@ def advance(players, table_id, done):
     raise AssertionError(f"the table did not get there: {summary}")
 
 
+def close_sheet(page, name):
+    if page.viewport_size["width"] < 992:
+        tab = page.locator(f"#open-{name}")
+        if tab.get_attribute("aria-expanded") == "true":
+            tab.click()
+        expect(page.locator(f"#{name}-panel")).to_be_hidden()
+
+
 def open_sheet(page, name):
     """On a phone, chat and the trick history are sheets opened from the bottom bar."""
     if page.viewport_size["width"] < 992:
@@ -143,7 +151,9 @@ def test_two_players_and_a_spectator_chat_and_read_the_tricks(live, new_context,
     expect(said(cat)).to_have_text(["Lead your hearts!"])
     cat.screenshot(path=shots / "table-chat-spectator.png", full_page=True)
 
-    # Five tricks: each player's history lists them as the hand's events told them.
+    # Five tricks: each player's history lists them as the hand's events told them. Bob
+    # closes the chat sheet first: on a phone it lies over the cards he plays.
+    close_sheet(bob, "chat")
     state = advance(players, table_id, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 5
                     and s["turn"] in players)
     hand_id = GameState.objects.get(table_id=table_id).hand_id
