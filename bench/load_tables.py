@@ -27,7 +27,9 @@ table makes about one action per SECONDS whatever the server's speed. Tables are
 --ramp at a time (the first step --tables); each step measures for --seconds once its new
 tables play, and the ramp stops at the first step whose p99 (action to every receiver)
 passes --p99-limit ms or that loses an action (sent, not refused, and not heard by all
-four within 5 s) or a socket. It prints the number of tables held: the last step that passed.
+four within 5 s) or a socket. It prints the number of tables held: the last step that passed,
+and for each step the p50 and p99 per action type (where a tail comes from: a hand's
+boundaries, ready, bury, or the plays).
 
     .venv/bin/python bench/load_tables.py --pace 2 --tables 100 --ramp 100 --max-tables 1500
 
@@ -210,6 +212,7 @@ def make_players(n_tables, tag, echo=True):
 class Stats:
     def __init__(self):
         self.latencies = []
+        self.by_kind = {}  # action type -> its latencies (ms)
         self.measuring = False
         self.errors = {}
         self.closed = {}  # close code -> sockets the server closed
@@ -217,9 +220,20 @@ class Stats:
     def closed_by_server(self, code):
         self.closed[code] = self.closed.get(code, 0) + 1
 
-    def add(self, seconds):
+    def add(self, seconds, kind=None):
         if self.measuring:
             self.latencies.append(seconds * 1000)
+            if kind is not None:
+                self.by_kind.setdefault(kind, []).append(seconds * 1000)
+
+    def by_kind_report(self):
+        """p99 per action type, so an open-loop tail says what it was made of."""
+        parts = []
+        for kind, lat in sorted(self.by_kind.items(), key=lambda kv: -len(kv[1])):
+            lat = sorted(lat)
+            parts.append(f"{kind} {len(lat)} p50 {statistics.median(lat):.0f}"
+                         f" p99 {lat[min(len(lat) - 1, int(len(lat) * 0.99))]:.0f}")
+        return "; ".join(parts)
 
     def report(self, name, seconds):
         lat = sorted(self.latencies)
@@ -236,10 +250,10 @@ class TableRun:
 
     def __init__(self, table_id, stats):
         self.table_id, self.stats = table_id, stats
-        self.pending = {}  # version after the action -> (sent at, seats still to receive)
+        self.pending = {}  # version after the action -> (sent at, seats still to receive, type)
 
-    def sent(self, version):
-        self.pending[version + 1] = (time.perf_counter(), {0, 1, 2, 3})
+    def sent(self, version, kind=None):
+        self.pending[version + 1] = (time.perf_counter(), {0, 1, 2, 3}, kind)
 
     def received(self, seat, version):
         entry = self.pending.get(version)
@@ -248,14 +262,14 @@ class TableRun:
         entry[1].discard(seat)
         if not entry[1]:
             del self.pending[version]
-            self.stats.add(time.perf_counter() - entry[0])
+            self.stats.add(time.perf_counter() - entry[0], entry[2])
 
     def rejected(self, version):
         self.pending.pop(version + 1, None)
 
     def lost(self, older_than):
         """Actions sent before `older_than` that not all four heard: counted once."""
-        late = [v for v, (sent, _) in self.pending.items() if sent < older_than]
+        late = [v for v, (sent, _, _) in self.pending.items() if sent < older_than]
         for version in late:
             del self.pending[version]
         return len(late)
@@ -286,7 +300,7 @@ class Client:
             if self.version != version or self.acted == version:
                 return  # the table moved on meanwhile; the new message decides again
         self.acted = version
-        self.run.sent(version)
+        self.run.sent(version, action["type"])
         await self.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
 
     async def _read(self, stop):
@@ -533,7 +547,7 @@ async def run_open(servers, add_tables, args):
         for run in runs:  # what the warm-up left pending is not this step's
             run.lost(time.perf_counter())
         unopened, stats.closed = stats.closed, {}
-        stats.latencies, stats.errors = [], {}
+        stats.latencies, stats.by_kind, stats.errors = [], {}, {}
         stats.measuring = True
         started = time.perf_counter()
         await asyncio.sleep(args.seconds)
@@ -546,6 +560,7 @@ async def run_open(servers, add_tables, args):
         print(stats.report(f"pace {args.pace} s, {len(runs)} tables", elapsed) +
               f"; lost {lost}; closed {stats.closed}; not opened {unopened}; "
               f"refusals {stats.errors}", flush=True)
+        print(f"  by action type: {stats.by_kind_report()}", flush=True)
         if p99 > args.p99_limit or lost or stats.closed or unopened:
             break
         held = len(runs)

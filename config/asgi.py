@@ -43,3 +43,10 @@ application = ProtocolTypeRouter(
 # with thousands of sockets open was measured pausing daphne for about 600 ms).
 gc.collect()
 gc.freeze()
+# And collect the young generation after 10,000 net allocations instead of 700: under load
+# most of what an action makes dies young but not at once (a socket's dispatch tasks,
+# futures, cancelled waits of the channel layer), and at 700 it survived into the older
+# generations, so daphne ran a full collection every ~6 s (80-570 ms each, 13 in 80 s at 200
+# tables at human pace, ~5 s of pauses in all). At 10,000: 1 full and 5 middle collections in
+# 63 s, ~1 s of pauses in all (bench/load_tables.py --pace 2, 200 tables).
+gc.set_threshold(10_000, 10, 10)

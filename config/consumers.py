@@ -32,7 +32,8 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         if content.get("type") != "ping":
             await self.send_json({"type": "error", "error": "unknown message type"})
             return
-        fanout_send([(self.group_name, {"type": "ping.echo", "payload": content.get("payload")})])
+        fanout_send([(self.group_name, {"type": "ping.echo", "payload": content.get("payload")})],
+                    key=self.group_name)
 
     async def ping_echo(self, event):
         await self.send_json({"type": "pong", "payload": event["payload"]})

@@ -217,7 +217,8 @@ class PlayerConsumer(_TableSocket):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.updates, self.channel_name)
         # Through the ordered sender, after the update that says the seat connected.
-        fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})])
+        fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})],
+                    key=self.table_id)
 
     async def table_update(self, event):
         # Only the seat's live socket, as the change saw it (games.services._Change._messages).

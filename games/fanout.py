@@ -3,15 +3,20 @@
 Order within a process: inside daphne a service runs in a worker thread; waiting there for
 five group_sends would hold that thread (and with SQLite, every other action queued behind
 it) for as long as the busy event loop takes to get to them. So daphne hands the messages to
-one drain task on its event loop and the thread moves on; the single task keeps the order of
-changes. A process without a running loop of its own (a Celery worker) sends them directly.
+its event loop and the thread moves on. There each change's messages are sent by a task of
+their own that first waits for the previous change with the same key (the table) to be
+delivered: a table's messages leave in the order of its changes, while different tables'
+sends overlap their Redis round trips. (One drain task for everything sent them one after
+the other: at 200 tables at human pace a burst, or a pause of the loop, queued up to 75
+changes behind each other's round trips, and that queue was most of the p99, ~700 ms.)
+A process without a running loop of its own (a Celery worker) sends them directly.
 
 Order across processes: the table's publish lock. Two processes that commit changes to one
 table one after the other (daphne a player's action, a worker the settlement or a timer)
 would each publish on their own, and the later change could reach the sockets first. So a
 change takes the table's publish lock in Redis before its transaction commits, while it
 still holds the table's row lock (lock order: row, then publish lock), and gives it back
-only once its messages were handed to the channel layer: in daphne after the drain task's
+only once its messages were handed to the channel layer: in daphne after its send task's
 group_send, not when they were queued. The next change to that table, whichever process
 makes it, waits for the lock before it commits, so messages leave in commit order. The lock
 expires after ``PUBLISH_LOCK_TTL_MS``: a process killed while holding it delays that table
@@ -42,7 +47,10 @@ logger = logging.getLogger(__name__)
 PUBLISH_LOCK_TTL_MS = 3000
 
 _loop = None
-_queue = None
+# The event loop's last send task of each key still running (its followers wait for it), and
+# every send task still running: the loop keeps only weak references to tasks.
+_tails = {}
+_running = set()
 _sync_client = None
 # A lock's token says whose it is, so nobody gives back a lock that expired and was taken
 # since: unique per host (a random prefix drawn once), process (the pid: Celery's pool
@@ -56,29 +64,29 @@ _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del
 
 
 def fanout_attach():
-    """Called from a consumer, on the event loop: start the drain task for this loop."""
-    global _loop, _queue
+    """Called from a consumer, on the event loop: send from this loop from now on."""
+    global _loop, _tails, _running
     loop = asyncio.get_running_loop()
     if _loop is not loop:
-        _loop, _queue = loop, asyncio.Queue()
-        loop.create_task(_drain(_queue))
+        _loop, _tails, _running = loop, {}, set()
 
 
-def fanout_send(groups_messages, *, then_release=None):
-    """Send [(group, channel layer event), ...] of one change after those sent before it.
+def fanout_send(groups_messages, *, key, then_release=None):
+    """Send [(group, channel layer event), ...] of one change after those sent before it with
+    the same `key` (a table's id: its updates and seat notices; a ping group's name).
 
     `then_release` is a held publish lock (publish_lock_take) given back once these messages
     were handed to the channel layer."""
-    batch = (groups_messages, then_release)
     loop = _loop
     if loop is not None and loop.is_running():
         try:
             if asyncio.get_running_loop() is loop:
-                _queue.put_nowait(batch)
+                _start(key, groups_messages, then_release)
                 return
         except RuntimeError:  # no loop in this thread: the usual case, a sync worker thread
             pass
-        loop.call_soon_threadsafe(_queue.put_nowait, batch)
+        # Callbacks run in the order they were scheduled: the commit order of this process.
+        loop.call_soon_threadsafe(_start, key, groups_messages, then_release)
         return
     try:
         async_to_sync(_send_all)(groups_messages)
@@ -128,16 +136,30 @@ def _redis_sync():
     return _sync_client
 
 
-async def _drain(queue):
-    while True:
-        groups_messages, then_release = await queue.get()
-        try:
-            await _send_all(groups_messages)
-        except Exception:  # the change is committed; clients catch up by sequence number
-            logger.exception("could not deliver a table's messages")
-        finally:
-            if then_release is not None:
-                await _publish_lock_give_back_async(then_release)
+def _start(key, groups_messages, then_release):
+    """On the loop: a task that sends after the key's previous task is done."""
+    task = _loop.create_task(_deliver(_tails.get(key), groups_messages, then_release))
+    _tails[key] = task
+    _running.add(task)
+    task.add_done_callback(lambda done: _finished(key, done))
+
+
+def _finished(key, task):
+    _running.discard(task)
+    if _tails.get(key) is task:
+        del _tails[key]
+
+
+async def _deliver(before, groups_messages, then_release):
+    if before is not None:
+        await asyncio.wait([before])  # it never raises: its errors are logged by it
+    try:
+        await _send_all(groups_messages)
+    except Exception:  # the change is committed; clients catch up by sequence number
+        logger.exception("could not deliver a table's messages")
+    finally:
+        if then_release is not None:
+            await _publish_lock_give_back_async(then_release)
 
 
 async def _send_all(groups_messages):

@@ -1230,7 +1230,8 @@ class _Outbox:
                 sends.append([(seat_group(self.table_id, seat), {"type": "table.vacated"})
                               for seat in vacated])
         for i, groups_messages in enumerate(sends):
-            fanout_send(groups_messages, then_release=self.held if i == len(sends) - 1 else None)
+            fanout_send(groups_messages, key=self.table_id,
+                        then_release=self.held if i == len(sends) - 1 else None)
 
     def abandon(self):
         if self.held is not None:

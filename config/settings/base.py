@@ -145,7 +145,7 @@ REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "config.channel_layer.BatchingRedisChannelLayer",
         "CONFIG": {
             # redis-py 8's defaults break channels_redis: a 5 s socket timeout equal to the
             # layer's 5 s blocking read kills idle sockets, and its pool cap of 100 is too low.
