@@ -76,24 +76,32 @@ class PreparedRead:
 _sql_cache = threading.local()
 
 
-def update_checked(model, *, pk, check, expected, fields, using=DEFAULT_DB_ALIAS):
-    """UPDATE the row `pk` of `model` with `fields` ({name: value}) if its field `check`
-    is `expected`; returns the number of rows changed (0 or 1)."""
-    connection = connections[using]
-    names = tuple(fields)
-    key = ("update", connection.vendor, model, check, names)
+def _plan(kind, model, names, connection, build):
+    """(SQL, fields) of a statement on `model`'s fields `names`, built by
+    `build(meta, quote, fields)` once per thread and (kind, database vendor, model, names)."""
+    key = (*kind, connection.vendor, model, names)
     cached = getattr(_sql_cache, "entries", None)
     if cached is None:
         cached = _sql_cache.entries = {}
     plan = cached.get(key)
     if plan is None:
-        meta, quote = model._meta, connection.ops.quote_name
-        targets = [meta.get_field(name) for name in names]
+        targets = [model._meta.get_field(name) for name in names]
+        plan = cached[key] = (build(model._meta, connection.ops.quote_name, targets), targets)
+    return plan
+
+
+def update_checked(model, *, pk, check, expected, fields, using=DEFAULT_DB_ALIAS):
+    """UPDATE the row `pk` of `model` with `fields` ({name: value}) if its field `check`
+    is `expected`; returns the number of rows changed (0 or 1)."""
+    connection = connections[using]
+    names = tuple(fields)
+
+    def build(meta, quote, targets):
         sets = ", ".join(f"{quote(field.column)} = %s" for field in targets)
-        sql = (f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s "
-               f"AND {quote(meta.get_field(check).column)} = %s")
-        plan = cached[key] = (sql, targets)
-    sql, targets = plan
+        return (f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s "
+                f"AND {quote(meta.get_field(check).column)} = %s")
+
+    sql, targets = _plan(("update", check), model, names, connection, build)
     values = [_prep_save(field, value, connection) for field, value in zip(targets,
                                                                           fields.values())]
     with connection.cursor() as cursor:
@@ -107,20 +115,14 @@ def insert_rows(model, rows, fields, using=DEFAULT_DB_ALIAS):
     if not rows:
         return
     connection = connections[using]
-    key = ("insert", connection.vendor, model, tuple(fields), len(rows))
-    cached = getattr(_sql_cache, "entries", None)
-    if cached is None:
-        cached = _sql_cache.entries = {}
-    plan = cached.get(key)
-    if plan is None:
-        meta, quote = model._meta, connection.ops.quote_name
-        targets = [meta.get_field(name) for name in fields]
+
+    def build(meta, quote, targets):
         columns = ", ".join(quote(field.column) for field in targets)
         one = "(" + ", ".join(["%s"] * len(targets)) + ")"
-        sql = (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
-               + ", ".join([one] * len(rows)))
-        plan = cached[key] = (sql, targets)
-    sql, targets = plan
+        return (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+                + ", ".join([one] * len(rows)))
+
+    sql, targets = _plan(("insert", len(rows)), model, tuple(fields), connection, build)
     values = []
     for row in rows:
         for field in targets:
