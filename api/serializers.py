@@ -3,7 +3,9 @@
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from accounts.models import User
 from stats.models import PlayerStats
 
 
@@ -239,3 +241,14 @@ class OperatorActionSerializer(serializers.Serializer):
                                     help_text='what was acted on, as "<thing>:<id>"')
     outcome = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """DRF's token request, with the lengths an account can have: a longer username is
+    refused (400) before authenticate(), whose failure record (django-axes) holds at most
+    255 characters of it and answered 500 on a longer one."""
+
+    username = serializers.CharField(label="Username", write_only=True,
+                                     max_length=User._meta.get_field("username").max_length)
+    password = serializers.CharField(label="Password", style={"input_type": "password"},
+                                     trim_whitespace=False, write_only=True, max_length=4096)

@@ -490,6 +490,8 @@ class TokenObtainView(ObtainAuthToken):
     """DRF's token endpoint, throttled by django-axes like the sign-in form: a request that
     hits a lockout is marked on the Django request, where axes' middleware answers it (429)."""
 
+    serializer_class = out.TokenRequestSerializer
+
     def post(self, request, *args, **kwargs):
         try:
             return super().post(request, *args, **kwargs)

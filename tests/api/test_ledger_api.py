@@ -43,3 +43,14 @@ def test_token_auth_for_programs(api, make_user):
     api.credentials(HTTP_AUTHORIZATION="Token not-a-token")
     assert api.get("/api/v1/me/ledger/").status_code == 401
     assert Token.objects.filter(user=user).count() == 1
+
+
+def test_a_token_request_with_a_username_no_account_can_have_is_refused(api, make_user):
+    """Found by the schema fuzzing: 300 characters of username reached django-axes' failure
+    record (255 at most) and the endpoint answered 500."""
+    make_user(username="robot", password="a-Strong-pass-42")
+    response = api.post("/api/v1/auth/token/", {"username": "r" * 300,
+                                                "password": "a-Strong-pass-42"})
+    assert response.status_code == 400
+    assert "username" in response.json()["error"]["fields"]
+    assert not Token.objects.exists()
