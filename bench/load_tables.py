@@ -33,6 +33,15 @@ boundaries, ready, bury, or the plays).
 
     .venv/bin/python bench/load_tables.py --pace 2 --tables 100 --ramp 100 --max-tables 1500
 
+With --echo the same ramp runs groups of four ping sockets instead of tables (each socket
+pings that long after the last ping reached all four): how many the bare transport holds at
+that pace on this machine, the ceiling of the tables' figure. Without --pace, --echo runs
+the closed-loop echo alone.
+
+Every figure comes with daphne's CPU per action (user + system time of every daphne on the
+machine, read from /proc over the measured seconds): less sensitive to a busy machine than
+the rate, and the cost an operator pays per action.
+
 Tables of bots (--bots easy|normal|hard): N tables of one client (seat 0, playing as above)
 and three bots of that level, whose turns the platform's timers run (games.timers: the timer
 due after the bots' delay fires in the Celery worker, which asks games.bots for the decision).
@@ -160,6 +169,23 @@ def _session_pids(sid):
     return pids
 
 
+def daphne_cpu_seconds():
+    """CPU seconds (user + system) used so far by every daphne on this machine (Linux /proc):
+    the server's cost of the actions measured, less sensitive to a busy machine than the
+    rate of actions."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if b"daphne" not in cmdline.read_bytes().split(b"\0", 2)[1]:
+                continue
+            fields = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 def django_setup(database_url):
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -200,10 +226,16 @@ def make_players(n_tables, tag, echo=True):
         for seat, user in enumerate(users[1:], start=1):
             table_sit(table_id=table.pk, user=user, seat=seat)
         tables.append((table.pk, [session_cookie(u) for u in users]))
-    echo = [session_cookie(user_create(username=f"{tag}-echo{t}", password=None,
-                                   display_name=f"Echo {t}"))
-            for t in range(n_tables if echo else 0)]
-    return tables, echo
+    return tables, make_echo_users(n_tables if echo else 0, tag)
+
+
+def make_echo_users(n, tag):
+    """n users with sessions, one per echo group; returns their cookies."""
+    from accounts.services import user_create
+
+    return [session_cookie(user_create(username=f"{tag}-echo{t}", password=None,
+                                       display_name=f"Echo {t}"))
+            for t in range(n)]
 
 
 # --- the clients ----------------------------------------------------------------------------
@@ -216,6 +248,17 @@ class Stats:
         self.measuring = False
         self.errors = {}
         self.closed = {}  # close code -> sockets the server closed
+
+    def start(self):
+        self.measuring = True
+        self.started, self.cpu_started = time.perf_counter(), daphne_cpu_seconds()
+
+    def stop(self):
+        """Ends the measurement; returns its seconds."""
+        self.measuring = False
+        self.elapsed = time.perf_counter() - self.started
+        self.cpu = daphne_cpu_seconds() - self.cpu_started
+        return self.elapsed
 
     def closed_by_server(self, code):
         self.closed[code] = self.closed.get(code, 0) + 1
@@ -242,7 +285,8 @@ class Stats:
         p50 = statistics.median(lat)
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
         return (f"{name}: {len(lat)} actions in {seconds:.1f} s = {len(lat) / seconds:.1f} actions/s;"
-                f" p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+                f" p50 {p50:.1f} ms, p99 {p99:.1f} ms; daphne CPU {1000 * self.cpu / len(lat):.2f} ms"
+                f" per action ({self.cpu / seconds:.0%} of a core)")
 
 
 class TableRun:
@@ -413,11 +457,9 @@ async def run_tables(servers, tables, seconds, warmup):
             break
         await asyncio.sleep(0.5)
     print(f"measuring after {time.perf_counter() - waited:.1f} s of warm-up", flush=True)
-    stats.measuring = True
-    started = time.perf_counter()
+    stats.start()
     await asyncio.sleep(seconds)
-    stats.measuring = False
-    elapsed = time.perf_counter() - started
+    elapsed = stats.stop()
     stop.set()
     for c in clients:
         await c.ws.close()
@@ -497,11 +539,11 @@ async def run_bot_tables(servers, tables, seconds, warmup):
             break
         await asyncio.sleep(0.5)
     print(f"measuring after {time.perf_counter() - waited:.1f} s of warm-up", flush=True)
-    lateness.measuring = stats.measuring = True
-    started = time.perf_counter()
+    lateness.start()
+    stats.start()
     await asyncio.sleep(seconds)
-    lateness.measuring = stats.measuring = False
-    elapsed = time.perf_counter() - started
+    lateness.stop()
+    elapsed = stats.stop()
     stop.set()
     for c in clients:
         await c.ws.close()
@@ -509,58 +551,125 @@ async def run_bot_tables(servers, tables, seconds, warmup):
     return lateness, stats, elapsed
 
 
-async def run_open(servers, add_tables, args):
-    """The ramp of --pace: returns the number of tables held (0: not even the first step)."""
+class EchoGroup:
+    """The open loop's echo: four ping sockets of one user; the next socket pings --pace
+    seconds after the last ping reached all four (or was given up), as a seat acts that long
+    after its turn comes. The same `lost` as a table's run, for the same ramp."""
+
+    def __init__(self, stats, sockets, pace):
+        self.stats, self.sockets, self.pace = stats, sockets, pace
+        self.pending = {}  # token -> (sent at, sockets still to receive, heard by all)
+
+    def lost(self, older_than):
+        late = [t for t, (sent, _, _) in self.pending.items() if sent < older_than]
+        for token in late:
+            del self.pending[token]
+        return len(late)
+
+    async def _read(self, i):
+        async for raw in self.sockets[i]:
+            entry = self.pending.get(json.loads(raw)["payload"])
+            if entry is None:
+                continue
+            entry[1].discard(i)
+            if not entry[1]:
+                self.stats.add(time.perf_counter() - entry[0], "ping")
+                entry[2].set()
+
+    async def loop(self, stop):
+        readers = [asyncio.create_task(self._read(i)) for i in range(4)]
+        turn, n = 0, 0
+        try:
+            while not stop.is_set():
+                await asyncio.sleep(self.pace)
+                token = f"{id(self)}:{n}"
+                heard = asyncio.Event()
+                self.pending[token] = (time.perf_counter(), {0, 1, 2, 3}, heard)
+                await self.sockets[turn].send(json.dumps({"type": "ping", "payload": token}))
+                try:
+                    await asyncio.wait_for(heard.wait(), 5)
+                    del self.pending[token]
+                except asyncio.TimeoutError:
+                    pass  # stays pending: the step's count of lost pings finds it
+                turn, n = (turn + 1) % 4, n + 1
+        except websockets.exceptions.ConnectionClosedError:
+            self.stats.closed_by_server(self.sockets[turn].close_code)
+        finally:
+            for reader in readers:
+                reader.cancel()
+
+
+async def run_open(servers, add_units, args):
+    """The ramp of --pace: returns the number of tables (or echo groups) held (0: not even
+    the first step)."""
     stats = Stats()
     stop = asyncio.Event()
     runs, tasks = [], []
     sem = asyncio.Semaphore(20)
     held, step = 0, args.tables
+    unit = "echo groups" if args.echo else "tables"
 
-    async def open_client(run, seat, table_id, cookie):
+    async def open_socket(seat, path, cookie):
         base, origin = servers[seat % len(servers)]
         async with sem:
             try:
-                ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
+                return await connect(base, path, cookie, origin)
             except (websockets.exceptions.WebSocketException, OSError):
                 stats.closed_by_server("no handshake")
                 return None
+
+    async def open_client(run, seat, table_id, cookie):
+        ws = await open_socket(seat, f"/ws/tables/{table_id}/play/", cookie)
+        if ws is None:
+            return None
         client = Client(run, seat, ws, pace=args.pace)
         tasks.append(asyncio.create_task(client.loop(stop)))
         return client
 
+    async def open_group(cookie):
+        sockets = await asyncio.gather(*[open_socket(i, "/ws/ping/", cookie) for i in range(4)])
+        if None in sockets:
+            return
+        group = EchoGroup(stats, sockets, args.pace)
+        runs.append(group)
+        tasks.append(asyncio.create_task(group.loop(stop)))
+
     while len(runs) < args.max_tables:
         # Users, tables and sessions through the ORM, in a thread: the clients keep playing.
-        tables = await asyncio.to_thread(add_tables, min(step, args.max_tables - len(runs)))
-        new = []
-        for table_id, cookies in tables:
-            run = TableRun(table_id, stats)
-            runs.append(run)
-            new += [open_client(run, seat, table_id, cookies[seat]) for seat in range(4)]
-        leaders = [c for c in await asyncio.gather(*new) if c is not None and c.seat == 0]
-        waited = time.perf_counter()
-        while time.perf_counter() - waited < args.warmup:
-            playing = sum(1 for c in leaders if c.view and c.view["phase"] == "play")
-            if playing >= 0.9 * len(leaders):
-                break
-            await asyncio.sleep(0.5)
+        added = await asyncio.to_thread(add_units, min(step, args.max_tables - len(runs)))
+        if args.echo:
+            await asyncio.gather(*[open_group(cookie) for cookie in added])
+        else:
+            new = []
+            for table_id, cookies in added:
+                run = TableRun(table_id, stats)
+                runs.append(run)
+                new += [open_client(run, seat, table_id, cookies[seat]) for seat in range(4)]
+            leaders = [c for c in await asyncio.gather(*new) if c is not None and c.seat == 0]
+            waited = time.perf_counter()
+            while time.perf_counter() - waited < args.warmup:
+                playing = sum(1 for c in leaders if c.view and c.view["phase"] == "play")
+                if playing >= 0.9 * len(leaders):
+                    break
+                await asyncio.sleep(0.5)
         for run in runs:  # what the warm-up left pending is not this step's
             run.lost(time.perf_counter())
         unopened, stats.closed = stats.closed, {}
         stats.latencies, stats.by_kind, stats.errors = [], {}, {}
-        stats.measuring = True
-        started = time.perf_counter()
+        stats.start()
+        started, client_cpu = stats.started, time.process_time()
         await asyncio.sleep(args.seconds)
-        stats.measuring = False
-        elapsed = time.perf_counter() - started
+        elapsed = stats.stop()
+        client_cpu = (time.process_time() - client_cpu) / elapsed
         await asyncio.sleep(5)  # actions of the window's last 5 s get their 5 s too
         lost = sum(run.lost(started + elapsed) for run in runs)
         lat = sorted(stats.latencies)
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("inf")
-        print(stats.report(f"pace {args.pace} s, {len(runs)} tables", elapsed) +
+        print(stats.report(f"pace {args.pace} s, {len(runs)} {unit}", elapsed) +
               f"; lost {lost}; closed {stats.closed}; not opened {unopened}; "
-              f"refusals {stats.errors}", flush=True)
-        print(f"  by action type: {stats.by_kind_report()}", flush=True)
+              f"refusals {stats.errors}; this client used {client_cpu:.0%} of a core", flush=True)
+        if not args.echo:
+            print(f"  by action type: {stats.by_kind_report()}", flush=True)
         if p99 > args.p99_limit or lost or stats.closed or unopened:
             break
         held = len(runs)
@@ -597,11 +706,9 @@ async def run_echo(servers, cookies, seconds, warmup):
 
     tasks = [asyncio.create_task(group(c)) for c in cookies]
     await asyncio.sleep(warmup)
-    stats.measuring = True
-    started = time.perf_counter()
+    stats.start()
     await asyncio.sleep(seconds)
-    stats.measuring = False
-    elapsed = time.perf_counter() - started
+    elapsed = stats.stop()
     stop.set()
     await asyncio.wait(tasks, timeout=10)
     return stats, elapsed
@@ -624,6 +731,10 @@ def main():
     parser.add_argument("--max-tables", type=int, default=3000)
     parser.add_argument("--p99-limit", type=float, default=300,
                         help="ms, action to every receiver, that a step of --pace may not pass")
+    parser.add_argument("--echo", action="store_true",
+                        help="the echo baseline alone; with --pace, groups of four ping sockets "
+                             "ramped instead of tables: the bare transport's open-loop capacity "
+                             "at the same pace")
     parser.add_argument("--bots", choices=("easy", "normal", "hard"),
                         help="tables of one client and three bots of this level: how late "
                              "the bots act against their timers' deadlines")
@@ -663,12 +774,19 @@ def main():
         if args.pace is not None:
             batches = iter(range(10**6))
 
-            def add_tables(n):
+            def add_units(n):
+                if args.echo:
+                    return make_echo_users(n, f"{tag}-{next(batches)}")
                 return make_players(n, f"{tag}-{next(batches)}", echo=False)[0]
 
-            held = asyncio.run(run_open(servers, add_tables, args))
-            print(f"held {held} tables at a pace of {args.pace} s per action "
+            held = asyncio.run(run_open(servers, add_units, args))
+            print(f"held {held} {'echo groups' if args.echo else 'tables'} at a pace of {args.pace} s per action "
                   f"(p99 <= {args.p99_limit:.0f} ms, nothing lost)", flush=True)
+            return
+        if args.echo:  # the echo alone, closed loop
+            echo_stats, echo_elapsed = asyncio.run(run_echo(
+                servers, make_echo_users(args.tables, tag), args.seconds, min(args.warmup, 3)))
+            print(echo_stats.report(f"echo baseline (N={args.tables})", echo_elapsed), flush=True)
             return
         set_up = time.perf_counter()
         tables, echo = make_players(args.tables, tag)
