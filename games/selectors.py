@@ -57,15 +57,23 @@ def game_view(*, game, seats, seat):
     the platform adds: the running timer (`timer`), the match (`match`) and the hand's id
     (`hand_id`, for its replay). None before the
     first hand. `game` is the GameState as committed, `seats` the table's Seat rows."""
+    return game_views(game=game, seats=seats, audiences=[seat])[seat]
+
+
+def game_views(*, game, seats, audiences):
+    """{audience: game_view(...)} for each of `audiences` (seats, None: the spectators),
+    built together: what every audience sees is built once and shared."""
     state = game.state
     if state is None:
-        return None
+        return dict.fromkeys(audiences)
     machine = machine_for(state["variant"])
-    view = machine.view(state, seat)
-    view["timer"] = _timer_view(game, seats, machine)
-    view["match"] = _match_view(game.match) if game.match_id else None
-    view["hand_id"] = game.hand_id
-    return view
+    views = machine.views(state, audiences)
+    added = {"timer": _timer_view(game, seats, machine),
+             "match": _match_view(game.match) if game.match_id else None,
+             "hand_id": game.hand_id}
+    for view in views.values():
+        view.update(added)
+    return views
 
 
 def _timer_view(game, seats, machine):

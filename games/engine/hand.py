@@ -69,6 +69,7 @@ class HandMachine:
     def __init__(self, variant):
         self.variant = variant
         self._contexts = {}
+        self._pack_orders = {}
         # The brief paths for singles stand in for these only where they are the shared ones.
         self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
         self._random_singles = type(self).random_follow is HandMachine.random_follow
@@ -383,6 +384,15 @@ class HandMachine:
             ctx = self.no_trump_context(state)
         else:
             ctx = self.context(state)
+        # The order of the whole pack for that context, sorted once per context, not per view.
+        cache_key = ("pack", state["level"]) if ctx is None else ctx
+        try:
+            key, trump = self._pack_orders[cache_key]
+        except KeyError:
+            key, trump = self._pack_orders[cache_key] = self._pack_order(state, ctx)
+        return {TOKENS[c]: [key[c], trump(c)] for c in set(hand)}
+
+    def _pack_order(self, state, ctx):
         if ctx is not None:
             sort_key, trump = ctx.hand_key.__getitem__, lambda c: ctx.cls[c] == TRUMP
         else:
@@ -395,8 +405,7 @@ class HandMachine:
 
             trump = always.__contains__
         order = sorted(range(len(TOKENS)), key=sort_key)
-        key = {c: i for i, c in enumerate(order)}
-        return {TOKENS[c]: [key[c], trump(c)] for c in set(hand)}
+        return {c: i for i, c in enumerate(order)}, trump
 
     def no_trump_context(self, state):
         """*hook*: the cards' order with no trump suit (before one is known), or None for a
@@ -653,6 +662,19 @@ class HandMachine:
     def view(self, state, seat=None):
         """What ``seat`` may see (None: a spectator). Never another seat's hand, never the
         buried kitty before the end, the picked-up kitty only to the dealer while burying."""
+        public = self.public_view(state)
+        return public if seat is None else dict(public, **self.seat_view(state, seat))
+
+    def views(self, state, seats):
+        """{seat: view(state, seat)} for each of ``seats`` (None: the spectators), the
+        public part built once and shared: a change is shown to five audiences, and the
+        public part (the hand's every trick) is most of each."""
+        public = self.public_view(state)
+        return {seat: public if seat is None else dict(public, **self.seat_view(state, seat))
+                for seat in seats}
+
+    def public_view(self, state):
+        """*hook*: what everyone sees: the spectators' view."""
         phase = state["phase"]
         trump_known = phase not in ("deal", "declare")
         trick = state.get("trick")
@@ -681,22 +703,29 @@ class HandMachine:
             # reconnects from a snapshot draws the hand's trick history from it.
             "tricks": [self._trick_view(t) for t in state["tricks"]],
             "result": state["result"],
-            "seat": seat,
+            "seat": None,
         }
-        if seat is not None:
-            hand = state["hands"][seat]
-            order = self.card_order(state, hand)
-            out["hand"] = sorted((TOKENS[c] for c in hand), key=lambda t: order[t][0])
-            out["card_order"] = order
-            out["calls"] = self.calls_view(state, seat)
-            if phase == "bury" and seat == state["dealer"]:
-                out["kitty"] = format_cards(state["kitty_received"])
         if phase == "end":
             out["kitty"] = format_cards(state["kitty"])
         if state["trump_from_kitty"]:
             out["turned_kitty"] = format_cards(state["kitty_received"])
         for declaration, kind in zip(out["declarations"], self.declaration_kinds(state)):
             declaration["kind"] = kind
+        return out
+
+    def seat_view(self, state, seat):
+        """*hook*: what ``seat`` sees beyond the public view (its keys replace the public
+        ones): its hand, in the page's order, and the calls it may make."""
+        hand = state["hands"][seat]
+        order = self.card_order(state, hand)
+        out = {
+            "seat": seat,
+            "hand": sorted((TOKENS[c] for c in hand), key=lambda t: order[t][0]),
+            "card_order": order,
+            "calls": self.calls_view(state, seat),
+        }
+        if state["phase"] == "bury" and seat == state["dealer"]:
+            out["kitty"] = format_cards(state["kitty_received"])
         return out
 
     def _last_trick(self, state):

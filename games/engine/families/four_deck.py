@@ -135,11 +135,10 @@ class FourDeckFamilyMachine(HandMachine):
     def no_trump_context(self, state):
         return None  # trump is always a suit (four_deck defaults to spades, guigang redeals)
 
-    def view(self, state, seat=None):
+    def seat_view(self, state, seat):
         """Adds the seat's own declarations, which the public view hides (P11)."""
-        out = super().view(state, seat)
-        if seat is not None:
-            out["my_declarations"] = [
-                format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat
-            ]
+        out = super().seat_view(state, seat)
+        out["my_declarations"] = [
+            format_cards(d["cards"]) for d in state["declarations"] if d["seat"] == seat
+        ]
         return out

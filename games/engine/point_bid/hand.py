@@ -292,8 +292,8 @@ class PointBidMachine(HandMachine):
                 lengths[suit_of(c)] += 1
         return lengths.index(max(lengths))
 
-    def view(self, state, seat=None):
-        out = super().view(state, seat)
+    def public_view(self, state):
+        out = super().public_view(state)
         named = state["trump_named"]
         out.update(
             trump=self.trump_token(state) if named else None,
@@ -305,10 +305,15 @@ class PointBidMachine(HandMachine):
             decks=self.variant.decks,
             no_trump_seats=state["void_announced"],
             trump_report=state["trump_report"],
-            can_surrender=seat == state["dealer"] and self.can_surrender(state),
+            can_surrender=False,
         )
         if state["contract"] is not None:
             out["shown_kitty"] = format_cards(state["kitty_received"])
+        return out
+
+    def seat_view(self, state, seat):
+        out = super().seat_view(state, seat)
+        out["can_surrender"] = seat == state["dealer"] and self.can_surrender(state)
         return out
 
 
