@@ -24,7 +24,9 @@ by at most that long, and its clients catch up by sequence number. If Redis cann
 reached the change goes on unlocked (the sequence numbers still let clients repair order).
 
 Cost per change: one SET NX PX to take the lock and one EVAL to give it back, two Redis
-round trips; a change that finds the lock taken polls it every 0.5-2 ms.
+round trips; a change that finds the lock taken polls it every 0.5-2 ms. The SET is sent
+when the change starts to write (publish_lock_ask) and its answer read just before the
+commit (publish_lock_wait), so that round trip overlaps the writes and the messages.
 """
 
 import asyncio
@@ -111,6 +113,55 @@ def publish_lock_take(table_id):
             return None
         time.sleep(pause)
         pause = min(pause * 2, 0.002)
+
+
+def publish_lock_ask(table_id):
+    """Ask for the table's publish lock without waiting for Redis's answer; returns what
+    publish_lock_wait takes. The change's writes go on meanwhile."""
+    key = f"{key_prefix()}:publish:{table_id}"
+    token = f"{_token_prefix}:{os.getpid()}:{next(_token_numbers)}"
+    pool = _redis_sync().connection_pool
+    try:
+        connection = pool.get_connection()
+    except RedisError:
+        logger.warning("publish lock of table %s unavailable; publishing unlocked", table_id,
+                       exc_info=True)
+        return _Asked(table_id, None, key, token)
+    try:
+        connection.send_command("SET", key, token, "NX", "PX", PUBLISH_LOCK_TTL_MS)
+    except RedisError:
+        logger.warning("publish lock of table %s unavailable; publishing unlocked", table_id,
+                       exc_info=True)
+        connection.disconnect()
+        pool.release(connection)
+        connection = None
+    return _Asked(table_id, connection, key, token)
+
+
+def publish_lock_wait(asked):
+    """The lock publish_lock_ask asked for once it is held, as publish_lock_take returns
+    it: at once if Redis's answer says it was free, else after waiting for it; None when
+    Redis could not be reached."""
+    if asked.connection is None:
+        return None
+    pool = _redis_sync().connection_pool
+    try:
+        taken = asked.connection.read_response()
+    except RedisError:
+        logger.warning("publish lock of table %s unavailable; publishing unlocked",
+                       asked.table_id, exc_info=True)
+        asked.connection.disconnect()
+        return None
+    finally:
+        pool.release(asked.connection)
+    return (asked.key, asked.token) if taken else publish_lock_take(asked.table_id)
+
+
+class _Asked:
+    __slots__ = ("table_id", "connection", "key", "token")
+
+    def __init__(self, table_id, connection, key, token):
+        self.table_id, self.connection, self.key, self.token = table_id, connection, key, token
 
 
 def publish_lock_give_back(held):

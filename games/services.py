@@ -38,7 +38,7 @@ from games.chat import (
 from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor, machine_for
-from games.fanout import fanout_send, publish_lock_give_back, publish_lock_take
+from games.fanout import fanout_send, publish_lock_ask, publish_lock_give_back, publish_lock_wait
 from games.models import (
     SPECTATORS,
     ChatMessage,
@@ -51,7 +51,7 @@ from games.models import (
     TableClosure,
 )
 from games.prepared import PreparedRead, insert_rows, update_checked
-from games.selectors import game_view, hand_refunds_due, table_is_closed, table_public
+from games.selectors import game_views, hand_refunds_due, table_is_closed, table_public
 from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
@@ -308,7 +308,7 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
     new match at the next hand, and a new stake or cap needs someone seated (the first sitter
     sets the stake, P8) and every seated player's balance to cover cap × stake (P8b). Locks the GameState row; the sockets
     hear of it. Returns the table."""
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         table = change.table
         if table_is_closed(table_id=table_id):
@@ -450,7 +450,7 @@ def chat_send(*, table_id, user, text=None, phrase=None):
     if wait is not None:
         raise ActionError("chat_flood", f"too many messages; wait {wait} s",
                           retry_after=wait)
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         seat = change.seat_of(user)
         change.event({"type": "chat", "seat": seat, "spectator": seat is None, "user": user.pk,
@@ -485,7 +485,7 @@ def chat_delete(*, message_id, deleted_by, reason):
     the open sockets to remove it. The row stays, marked, as the record. Locks the GameState
     row, then the message. Returns False when it was already deleted."""
     table_id = ChatMessage.objects.values_list("table_id", flat=True).get(pk=message_id)
-    with transaction.atomic():
+    with _table_atomic():
         change = _Change.begin(table_id)
         message = ChatMessage.objects.select_for_update().get(pk=message_id)
         if message.deleted_at is not None:
@@ -1057,6 +1057,10 @@ class _Change:
 
     def commit(self, *, bump_version=True):
         game = self.game
+        # The publish lock is asked for now and its answer read once the writes and the
+        # messages are done, before the transaction commits: the round trip to Redis
+        # overlaps them instead of holding up this thread (with SQLite, every table's).
+        outbox = _outbox(game.pk)
         old_version, prev_seq = game.version, game.seq
         version = old_version + 1 if bump_version else old_version
         rows, seq = [], prev_seq
@@ -1113,7 +1117,8 @@ class _Change:
             game.deadline, game.timer_kind = deadline, timer[0] if timer else ""
         messages = self._messages(version, prev_seq, seq, rows)
         table_id = game.pk
-        _outbox(table_id).append((messages, sorted(self.vacated)))
+        outbox.append((messages, sorted(self.vacated)))
+        outbox.hold()
         if send_timer:
             game.timer_at = deadline
             transaction.on_commit(lambda: _schedule_timer(table_id, version, deadline))
@@ -1141,6 +1146,12 @@ class _Change:
         spectators' message without the spectators' chat, when that differs."""
         table = table_public(table=self.table, seats=self.seats, control=self.control,
                              version=version)
+        channels = [control.get("channel") for control in self.control]
+        for seat in self.vacated:
+            if channels[seat] is None and self.seats[seat].user_id is None:
+                channels[seat] = self.channels_before[seat]
+        views = game_views(game=self.game, seats=self.seats,
+                           audiences=[None, *(seat for seat in range(4) if channels[seat])])
 
         def message(audience):
             own = SPECTATORS if audience is None else audience
@@ -1151,14 +1162,10 @@ class _Change:
                 "seq": seq,
                 "events": [dict(r.payload, type=r.type, seq=r.seq) for r in rows
                            if r.audience is None or r.audience == own],
-                "view": game_view(game=self.game, seats=self.seats, seat=audience),
+                "view": views[audience],
                 "table": table,
             }
 
-        channels = [control.get("channel") for control in self.control]
-        for seat in self.vacated:
-            if channels[seat] is None and self.seats[seat].user_id is None:
-                channels[seat] = self.channels_before[seat]
         watch = message(None)
         watch_seated = spectator_chat_strip(watch)
         return {"type": "table.update", "channels": channels,
@@ -1202,22 +1209,28 @@ def _outboxes():
 
 def _outbox(table_id):
     """The messages this transaction will publish for the table. The first change to the
-    table in the transaction takes its publish lock (we hold its row lock) and arranges the
-    flush on commit; a second one (a settlement inside a force-close) adds to the same."""
+    table in the transaction asks for its publish lock (we hold its row lock) and arranges
+    the flush on commit; a second one (a settlement inside a force-close) adds to the same.
+    The change holds the lock (`hold`) before the transaction commits."""
     outboxes = _outboxes()
     outbox = outboxes.get(table_id)
     if outbox is None:
-        outbox = outboxes[table_id] = _Outbox(table_id, publish_lock_take(table_id))
+        outbox = outboxes[table_id] = _Outbox(table_id, publish_lock_ask(table_id))
         transaction.on_commit(outbox.flush)
     return outbox
 
 
 class _Outbox:
-    def __init__(self, table_id, held):
-        self.table_id, self.held, self.batches = table_id, held, []
+    def __init__(self, table_id, asked):
+        self.table_id, self.asked, self.held, self.batches = table_id, asked, None, []
 
     def append(self, batch):
         self.batches.append(batch)
+
+    def hold(self):
+        """Wait for the publish lock asked for (at once if it is free)."""
+        if self.asked is not None:
+            self.held, self.asked = publish_lock_wait(self.asked), None
 
     def flush(self):
         _outboxes().pop(self.table_id, None)
@@ -1234,6 +1247,7 @@ class _Outbox:
                         then_release=self.held if i == len(sends) - 1 else None)
 
     def abandon(self):
+        self.hold()  # the answer to a lock asked for may still be on its way: ours or not
         if self.held is not None:
             publish_lock_give_back(self.held)
 

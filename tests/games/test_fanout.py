@@ -174,3 +174,50 @@ def test_updates_reach_every_socket_in_commit_order_across_daphne_and_a_worker(
     assert "Traceback" not in log.read_text(), log.read_text()
     for s in sockets:
         s.ws.close()
+
+
+def test_a_publish_lock_asked_for_is_held_once_its_answer_is_read():
+    from games import fanout
+
+    asked = fanout.publish_lock_ask(424242)
+    held = fanout.publish_lock_wait(asked)
+    key, token = held
+    client = fanout._redis_sync()
+    assert client.get(key).decode() == token
+    assert 0 < client.pttl(key) <= fanout.PUBLISH_LOCK_TTL_MS
+    # Another change to the table asks meanwhile: refused while the lock is held, it gets
+    # the lock (its own token) once the first gives it back.
+    second = fanout.publish_lock_ask(424242)
+    fanout.publish_lock_give_back(held)
+    key2, token2 = fanout.publish_lock_wait(second)
+    assert key2 == key and token2 != token
+    assert client.get(key).decode() == token2
+    fanout.publish_lock_give_back((key2, token2))
+    assert client.get(key) is None
+
+
+def test_a_publish_lock_is_not_held_while_another_change_holds_it():
+    from games import fanout
+
+    first = fanout.publish_lock_wait(fanout.publish_lock_ask(434343))
+    got = []
+    waiter = threading.Thread(
+        target=lambda: got.append(fanout.publish_lock_wait(fanout.publish_lock_ask(434343))))
+    waiter.start()
+    waiter.join(0.3)  # it polls: still waiting, since nobody gave the lock back
+    assert waiter.is_alive() and not got
+    fanout.publish_lock_give_back(first)
+    waiter.join(5)
+    assert got and got[0][1] != first[1]
+    fanout.publish_lock_give_back(got[0])
+
+
+def test_without_redis_a_change_publishes_unlocked(monkeypatch):
+    import redis
+
+    from games import fanout
+
+    # A real client of a port nothing listens on: Redis cannot be reached.
+    monkeypatch.setattr(fanout, "_sync_client",
+                        redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=1))
+    assert fanout.publish_lock_wait(fanout.publish_lock_ask(454545)) is None
