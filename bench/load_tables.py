@@ -493,8 +493,8 @@ def make_bot_tables(n_tables, tag, level):
 class OneSeatRun(TableRun):
     """A table with one client: an action is heard once that client hears it."""
 
-    def sent(self, version):
-        self.pending[version + 1] = (time.perf_counter(), {0})
+    def sent(self, version, kind=None):
+        self.pending[version + 1] = (time.perf_counter(), {0}, kind)
 
 
 class BotTableClient(Client):
