@@ -127,20 +127,30 @@ def game_apply_action(*, table_id, user, action, version):
 def game_timer_fire(*, table_id, version):
     """What happens when the table's timer for `version` runs out (Celery and the sweeper).
 
-    Locks the GameState row. A stale `version` does nothing and returns False. What the
-    platform does is games.timers' decision (timer_fired); this applies it under the lock.
+    A stale `version` does nothing and returns False. What the platform does is games.timers'
+    decision (timer_fired), made on the row as read at `version` before any lock is taken:
+    a searching bot thinks for up to its budget, and holding the row lock meanwhile would
+    hold up everyone else at the table and, on SQLite, whose write lock is the whole
+    database's, every table. The decision is then applied under the lock if the version is
+    still the one it was made for; else another firing or an action came first and this one
+    does nothing, so a move is applied once.
     """
-    # Most timers are stale (the player acted in time): say so without taking the lock.
-    if not GameState.objects.filter(pk=table_id, version=version).exists():
+    # Most timers are stale (the player acted in time): one read without a lock says so.
+    game = (GameState.objects.select_related("table", "hand", "match")
+            .filter(pk=table_id, version=version).first())
+    if game is None or game.deadline is None or game.state is None:
         return False
+    seen = _Change(game, _seats_with_users(table_id))
+    firing = _timer_firing(seen)
     with _table_atomic():
         change = _Change.begin(table_id)
         game = change.game
         if game.version != version or game.deadline is None or game.state is None:
             return False
-        firing = timer_fired(state=game.state, seats=change.clocks(),
-                             turn_timeout=change.table.turn_timeout,
-                             late=(timezone.now() - game.deadline).total_seconds())
+        if _timer_inputs(change) != _timer_inputs(seen):
+            # A seat or the table changed without a new version (e.g. ready pressed after a
+            # hand, which moves no card): decide again on what is locked.
+            firing = _timer_firing(change)
         if firing is not None and firing.stand_up:
             # P14: not ready in time after a hand; standing up is not an escape.
             for seat in firing.stand_up:
@@ -156,6 +166,17 @@ def game_timer_fire(*, table_id, version):
             change.engine_step(action)
         change.commit()
         return True
+
+
+def _timer_inputs(change):
+    """What timer_fired reads besides the state, which the version pins."""
+    return change.clocks(), change.game.deadline, change.table.turn_timeout
+
+
+def _timer_firing(change):
+    return timer_fired(state=change.state, seats=change.clocks(),
+                       turn_timeout=change.table.turn_timeout,
+                       late=(timezone.now() - change.game.deadline).total_seconds())
 
 
 def game_timer_rearm(*, table_id, due):

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db
 # seats with their users; commit: the state's compare-and-set UPDATE and the events' INSERT
 # (no seat changed, so no seat UPDATE and no savepoint around one).
 PLAY_QUERIES = ["SELECT", "SELECT", "UPDATE", "INSERT"]
-# The same, after the check that the timer is not stale (one indexed read without a lock).
-TIMER_QUERIES = ["SELECT", *PLAY_QUERIES]
+# The same, after the row and the seats read without a lock: the check that the timer is not
+# stale and what firing decides on (a bot's search must not hold the lock: game_timer_fire).
+TIMER_QUERIES = ["SELECT", "SELECT", *PLAY_QUERIES]
 
 
 def _statements(queries):

@@ -195,6 +195,52 @@ def test_a_stale_timer_does_nothing(seated_table, helpers):
 
 
 @service
+def test_what_a_timer_does_is_decided_before_the_table_is_locked(seated_table, helpers,
+                                                                   monkeypatch):
+    """A searching bot thinks for up to its budget: not while it holds the table's row lock
+    (on SQLite, the database's one write lock)."""
+    import games.services
+    table, users = seated_table()
+    helpers.start_hand(table, users)
+    version = helpers.game_of(table).version
+    locked_while_deciding = []
+    decide = games.services.timer_fired
+
+    def watched(**kwargs):
+        locked_while_deciding.append(connection.in_atomic_block)
+        return decide(**kwargs)
+
+    monkeypatch.setattr(games.services, "timer_fired", watched)
+    assert helpers.fire(table)  # a deal step
+    assert locked_while_deciding == [False]
+    assert helpers.game_of(table).version == version + 1
+
+
+@service
+def test_a_timer_whose_version_moved_while_it_decided_applies_nothing(seated_table, helpers,
+                                                                       monkeypatch):
+    """Two firings of one timer (the Celery task and the sweeper) decide at once: the one
+    that locks the row second finds the version moved and applies nothing."""
+    import games.services
+    table, users = seated_table()
+    helpers.start_hand(table, users)
+    game = helpers.game_of(table)
+    decide, calls, other = games.services.timer_fired, [], []
+
+    def racing(**kwargs):
+        calls.append(1)
+        firing = decide(**kwargs)
+        if len(calls) == 1:  # the other firing runs to its commit while this one decides
+            other.append(game_timer_fire(table_id=table.pk, version=game.version))
+        return firing
+
+    monkeypatch.setattr(games.services, "timer_fired", racing)
+    assert game_timer_fire(table_id=table.pk, version=game.version) is False
+    assert other == [True]
+    assert helpers.game_of(table).version == game.version + 1  # one step, not two
+
+
+@service
 def test_a_later_deadline_sends_no_task_and_the_stale_task_sends_the_one_due(
         seated_table, helpers, settings):
     """Each play's deadline is the turn timeout from now, later than the timer task already
