@@ -85,7 +85,7 @@ def _timer_view(game, seats, machine):
         waiting = [s.number for s in seats if s.user_id is not None and not s.user.is_bot
                    and not s.ready]
     else:
-        timer = machine.timer(game.state)
+        timer = machine.timer_due(game.state)
         waiting = [timer[1]] if timer is not None and timer[1] is not None else []
     return {"kind": game.timer_kind, "deadline": game.deadline.isoformat(), "seats": waiting}
 

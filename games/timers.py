@@ -93,10 +93,10 @@ def timer_next(*, state, seats, turn_timeout):
             return None
         return "ready", timer_length(variant=state["variant"], kind="ready",
                                      turn_timeout=turn_timeout)
-    timer = machine_for(state["variant"]).timer(state)
+    timer = machine_for(state["variant"]).timer_due(state)
     if timer is None:
         return None
-    kind, seat, _ = timer
+    kind, seat = timer
     if seat is not None and seats[seat].bot:
         return kind, bot_delay()
     if seat is not None and seats[seat].auto:

@@ -621,6 +621,19 @@ class HandMachine:
             return phase, seat, self.auto_action(state, seat)
         return None
 
+    def timer_due(self, state):
+        """(kind, seat) of ``timer(state)`` without its action, or None: the platform asks
+        which timer runs after every change, and needs the stand-in action (a lowest play,
+        the seat's whole hand looked through) only when the timer runs out."""
+        phase = state["phase"]
+        if phase == "deal":
+            return "deal", None
+        if phase == "declare":
+            return "declare", None
+        if phase in ("bury", "play"):
+            return phase, state["turn"]
+        return None
+
     def auto_action(self, state, seat):
         """What the platform does for a seat that timed out or is on 托管 (P2, P5), or None."""
         phase = state["phase"]

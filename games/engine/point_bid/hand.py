@@ -276,6 +276,11 @@ class PointBidMachine(HandMachine):
             return state["phase"], seat, self.auto_action(state, seat)
         return super().timer(state)
 
+    def timer_due(self, state):
+        if state["phase"] in ("bid", "trump"):
+            return state["phase"], state["turn"]
+        return super().timer_due(state)
+
     def auto_action(self, state, seat):
         """P3: a silent bidder passes. A silent dealer names the plain suit held most."""
         if state["turn"] == seat and state["phase"] == "bid":
@@ -344,6 +349,9 @@ class PointBidTable:
 
     def timer(self, state):
         return self.for_state(state).timer(state)
+
+    def timer_due(self, state):
+        return self.for_state(state).timer_due(state)
 
     def legal_calls(self, state, seat):
         return self.for_state(state).legal_calls(state, seat)

@@ -160,3 +160,16 @@ def test_a_random_follow_to_a_single_is_the_generic_random_follow(variant, optio
             assert brief == hand_machine.random_follow(ctx, shape, hand, random.Random(seed))
             compared += 1
     assert compared > 200
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_timer_due_names_the_timer_that_timer_names(variant, options):
+    # The platform asks timer_due after every change and timer only when time runs out: the
+    # two must agree on every state, between hands included (no timer then).
+    kinds = set()
+    for machine, state, _ in random_hands(variant, options, 11, 3):
+        timer = machine.timer(state)
+        assert machine.timer_due(state) == (None if timer is None else timer[:2])
+        kinds.add(None if timer is None else timer[0])
+    # The hands went through their bidding or declaring, and play, and ended.
+    assert {"deal", "play", None} <= kinds and kinds & {"bid", "declare"}
