@@ -23,8 +23,10 @@ expires after ``PUBLISH_LOCK_TTL_MS``: a process killed while holding it delays 
 by at most that long, and its clients catch up by sequence number. If Redis cannot be
 reached the change goes on unlocked (the sequence numbers still let clients repair order).
 
-Cost per change: one SET NX PX to take the lock and one EVAL to give it back, two Redis
-round trips; a change that finds the lock taken polls it every 0.5-2 ms. The SET is sent
+Cost per change: one SET NX PX to take the lock, and one script that publishes the change's
+update and gives the lock back (config.channel_layer's group_send_releasing; a layer without
+it publishes and gives back in two round trips); a change that finds the lock taken polls it
+every 0.5-2 ms. The SET is sent
 when the change starts to write (publish_lock_ask) and its answer read just before the
 commit (publish_lock_wait), so that round trip overlaps the writes and the messages.
 """
@@ -205,6 +207,13 @@ async def _deliver(before, groups_messages, then_release):
     if before is not None:
         await asyncio.wait([before])  # it never raises: its errors are logged by it
     try:
+        if then_release is not None and len(groups_messages) == 1:
+            # One message and the lock to give back: in one round trip where the layer can
+            # (config.channel_layer), which every change's update is.
+            releasing = getattr(get_channel_layer(), "group_send_releasing", None)
+            if releasing is not None and await releasing(*groups_messages[0], *then_release):
+                then_release = None
+                return
         await _send_all(groups_messages)
     except Exception:  # the change is committed; clients catch up by sequence number
         logger.exception("could not deliver a table's messages")

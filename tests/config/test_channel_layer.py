@@ -1,0 +1,61 @@
+"""config/channel_layer.py: the pub/sub layer's publish that gives back a publish lock in the
+same round trip (games.fanout's order across processes)."""
+
+import pytest
+import redis
+from django.conf import settings
+
+from config.channel_layer import PubSubChannelLayer
+
+CONFIG = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+
+
+@pytest.fixture
+def lock():
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    key = "tractor-test:publish:releasing"
+    client.delete(key)
+    yield client, key
+    client.delete(key)
+
+
+async def _listener(group):
+    layer = PubSubChannelLayer(**CONFIG)
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    return layer, channel
+
+
+async def test_the_message_is_published_and_our_lock_given_back(lock):
+    client, key = lock
+    client.set(key, "ours")
+    listener, channel = await _listener("releasing.a")
+    sender = PubSubChannelLayer(**CONFIG)
+    assert await sender.group_send_releasing("releasing.a", {"type": "x.y", "n": 1}, key, "ours")
+    assert await listener.receive(channel) == {"type": "x.y", "n": 1}
+    assert client.get(key) is None
+    await listener.flush()
+    await sender.flush()
+
+
+async def test_a_lock_taken_by_someone_else_since_is_left_alone(lock):
+    # Ours expired and another process took it: publishing must not give theirs back.
+    client, key = lock
+    client.set(key, "theirs")
+    listener, channel = await _listener("releasing.b")
+    sender = PubSubChannelLayer(**CONFIG)
+    for n in range(2):  # the second call runs the script by its hash
+        assert await sender.group_send_releasing("releasing.b", {"type": "x.y", "n": n}, key,
+                                                 "ours")
+        assert (await listener.receive(channel))["n"] == n
+    assert client.get(key) == b"theirs"
+    await listener.flush()
+    await sender.flush()
+
+
+async def test_with_several_redis_servers_it_does_neither(lock):
+    client, key = lock
+    client.set(key, "ours")
+    two = PubSubChannelLayer(**dict(CONFIG, hosts=CONFIG["hosts"] * 2))
+    assert await two.group_send_releasing("releasing.c", {"type": "x.y"}, key, "ours") is False
+    assert client.get(key) == b"ours"
