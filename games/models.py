@@ -39,6 +39,12 @@ class GameState(models.Model):
     # change whose deadline is no earlier sends none: that task, finding its version stale,
     # starts the one for the deadline then (games.services.game_timer_rearm).
     timer_at = models.DateTimeField(null=True, blank=True)
+    # Changes whenever this row, a seat of the table or the table's rules change, whoever
+    # writes them: database triggers give it a new random value on every such write that
+    # does not set it itself (migration 0007). A process that kept the rows of its last
+    # change to the table reuses them only while `rev` is still the one it wrote
+    # (games.rowcache).
+    rev = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -11,6 +11,7 @@ does (docs/architecture.md, "Cost of one action"). So:
 - ``update_checked`` writes given fields of one row with a compare-and-set on another, the
   values prepared by their fields as ``QuerySet.update`` prepares them.
 - ``insert_rows`` appends rows as ``bulk_create`` does, without reading back their ids.
+- ``PreparedValue`` reads one value (the game row's ``rev``) the same way.
 
 Statements go through ``connection.cursor()``, so they are logged and counted like any other
 (tests/games/test_query_counts.py) and run in the caller's transaction.
@@ -20,7 +21,7 @@ import json
 import threading
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import JSONField
 from django.db.models.query import get_related_populators
 
@@ -76,12 +77,38 @@ class PreparedRead:
                 get_related_populators(klass_info, select, using))
 
 
+class PreparedValue:
+    """``read(key)``: the one value of ``make(key)``, a ``values_list(field, flat=True)``
+    queryset whose SQL takes the key as its one parameter, or None when it finds no row
+    (a value that needs no converter: an integer, a string)."""
+
+    def __init__(self, make):
+        self.make = make
+        self.local = threading.local()
+
+    def __call__(self, key, using=DEFAULT_DB_ALIAS):
+        connection = connections[using]
+        plan = getattr(self.local, using, None)
+        if plan is None or plan[0] is not connection:
+            queryset = self.make(_PROBE).using(using)
+            sql, params = queryset.query.get_compiler(using=using).as_sql()
+            if list(params) != [_PROBE]:
+                raise ValueError(f"a prepared read takes its key as its one parameter: {params}")
+            plan = (connection, sql)
+            setattr(self.local, using, plan)
+        with connection.cursor() as cursor:
+            cursor.execute(plan[1], (key,))
+            row = cursor.fetchone()
+        return None if row is None else row[0]
+
+
 _sql_cache = threading.local()
 
 
 def _plan(kind, model, names, connection, build):
-    """(SQL, fields) of a statement on `model`'s fields `names`, built by
-    `build(meta, quote, fields)` once per thread and (kind, database vendor, model, names)."""
+    """(SQL, fields, preparers) of a statement on `model`'s fields `names`, built by
+    `build(meta, quote, fields)` once per thread and (kind, database vendor, model, names);
+    each preparer turns a value into what the database takes (see _preparer)."""
     key = (*kind, connection.vendor, model, names)
     cached = getattr(_sql_cache, "entries", None)
     if cached is None:
@@ -89,7 +116,8 @@ def _plan(kind, model, names, connection, build):
     plan = cached.get(key)
     if plan is None:
         targets = [model._meta.get_field(name) for name in names]
-        plan = cached[key] = (build(model._meta, connection.ops.quote_name, targets), targets)
+        plan = cached[key] = (build(model._meta, connection.ops.quote_name, targets), targets,
+                              [_preparer(field, connection) for field in targets])
     return plan
 
 
@@ -104,9 +132,8 @@ def update_checked(model, *, pk, check, expected, fields, using=DEFAULT_DB_ALIAS
         return (f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s "
                 f"AND {quote(meta.get_field(check).column)} = %s")
 
-    sql, targets = _plan(("update", check), model, names, connection, build)
-    values = [_prep_save(field, value, connection) for field, value in zip(targets,
-                                                                          fields.values())]
+    sql, _, preparers = _plan(("update", check), model, names, connection, build)
+    values = [prepare(value) for prepare, value in zip(preparers, fields.values())]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*values, pk, expected])
         return cursor.rowcount
@@ -125,12 +152,13 @@ def insert_rows(model, rows, fields, using=DEFAULT_DB_ALIAS):
         return (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
                 + ", ".join([one] * len(rows)))
 
-    sql, targets = _plan(("insert", len(rows)), model, tuple(fields), connection, build)
+    sql, targets, preparers = _plan(("insert", len(rows)), model, tuple(fields), connection,
+                                    build)
     values = []
     for row in rows:
-        for field in targets:
+        for field, prepare in zip(targets, preparers):
             # pre_save sets auto_now_add (created_at) as Model.save would.
-            values.append(_prep_save(field, field.pre_save(row, add=True), connection))
+            values.append(prepare(field.pre_save(row, add=True)))
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
 
@@ -178,3 +206,44 @@ def _prep_save(field, value, connection):
     if isinstance(field, JSONField) and field.encoder is None and value is not None:
         return connection.ops.adapt_json_value(value, _OrjsonEncoder)
     return field.get_db_prep_save(value, connection)
+
+
+_INTEGERS = (models.IntegerField, models.BigIntegerField, models.SmallIntegerField,
+             models.PositiveIntegerField, models.PositiveBigIntegerField,
+             models.PositiveSmallIntegerField)
+_TEXT = (models.CharField, models.TextField)
+
+
+def _preparer(field, connection):
+    """`_prep_save` for `field`, with the question of what to do found once per statement
+    instead of once per value, for the values an action writes: an int for an integer field
+    goes straight to the backend's own integer adaptation (the end of Django's
+    get_db_prep_value: psycopg's typed integers on PostgreSQL, as is on SQLite), a str for
+    a text field and None as they are, a foreign key's int as its target field takes it;
+    anything else (a model instance, a datetime, JSON) gets `_prep_save`."""
+
+    def general(value):
+        return _prep_save(field, value, connection)
+
+    if isinstance(field, models.ForeignKey):
+        target = _preparer(field.target_field, connection)
+
+        def foreign_key(value):
+            return target(value) if value is None or type(value) is int else general(value)
+
+        return foreign_key
+    if type(field) in _INTEGERS:
+        adapt, internal = connection.ops.adapt_integerfield_value, field.get_internal_type()
+
+        def integer(value):
+            if value is None:
+                return None
+            return adapt(value, internal) if type(value) is int else general(value)
+
+        return integer
+    if type(field) in _TEXT:
+        def text(value):
+            return value if value is None or type(value) is str else general(value)
+
+        return text
+    return general

@@ -260,3 +260,11 @@ def toy_variant():
     register(toy)
     yield toy
     unregister(toy.id)
+
+
+@pytest.fixture(autouse=True)
+def _no_rows_kept():
+    """Each test starts with no table rows kept from another's (games/rowcache.py)."""
+    from games.rowcache import rows_forget_all
+
+    rows_forget_all()

@@ -28,3 +28,32 @@ def test_json_orjson_cannot_read_is_decoded_as_django_decodes_it(running_hand):
                        ['[{"n": %d}]' % big, table.pk])
     (prepared,) = _game(table.pk)
     assert prepared.control == [{"n": big}]
+
+
+def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running_hand):
+    # The action path prepares values through games.prepared._preparer: for the values it
+    # writes (ints, text, None, model instances, JSON, datetimes) the result must be what
+    # the field's own get_db_prep_save gives, on the database the suite runs on.
+    from django.utils import timezone
+
+    from games.models import GameEvent
+    from games.prepared import _preparer, _prep_save
+
+    hand, table, _ = running_hand
+    game = GameState.objects.get(table_id=table.pk)
+    samples = {
+        "version": [0, 7, None], "seq": [2**40], "phase": ["play", ""], "timer_kind": ["play"],
+        "hand": [hand, hand.pk, None], "match": [None], "deadline": [timezone.now(), None],
+        "state": [{"a": [1, 2]}, None], "control": [[{"auto": False}]], "rev": [-(2**62), 5],
+    }
+    for name, values in samples.items():
+        field = GameState._meta.get_field(name)
+        prepare = _preparer(field, connection)
+        for value in values:
+            ours, django = prepare(value), _prep_save(field, value, connection)
+            assert type(ours) is type(django) and str(ours) == str(django), (name, value)
+    for name, value in {"table": table.pk, "audience": 2, "type": "played", "seq": 3}.items():
+        field = GameEvent._meta.get_field(name)
+        ours, django = _preparer(field, connection)(value), _prep_save(field, value, connection)
+        assert type(ours) is type(django) and str(ours) == str(django), name
+    assert game.pk == table.pk
