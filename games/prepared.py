@@ -19,6 +19,7 @@ Statements go through ``connection.cursor()``, so they are logged and counted li
 
 import json
 import threading
+from datetime import datetime
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, models
@@ -227,11 +228,38 @@ def _preparer(field, connection):
 
     if isinstance(field, models.ForeignKey):
         target = _preparer(field.target_field, connection)
+        related = field.related_model
 
         def foreign_key(value):
-            return target(value) if value is None or type(value) is int else general(value)
+            if value is None or type(value) is int:
+                return target(value)
+            if type(value) is related and value.pk is not None:
+                # What Model.prepare_database_save gives for a key to the primary key.
+                return target(value.pk)
+            return general(value)
 
+        if field.target_field is not related._meta.pk:
+            return general
         return foreign_key
+    if isinstance(field, JSONField) and field.encoder is None:
+        if connection.vendor == "sqlite":
+            # The base adapt_json_value: json.dumps(value, cls=_OrjsonEncoder), that text.
+            def json_text(value):
+                return None if value is None else orjson.dumps(
+                    value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+            return json_text
+        return general
+    if type(field) is models.DateTimeField:
+        adapt = connection.ops.adapt_datetimefield_value
+
+        def moment(value):
+            # An aware datetime is what get_prep_value leaves as it is (USE_TZ).
+            if type(value) is datetime and value.tzinfo is not None:
+                return adapt(value)
+            return None if value is None else general(value)
+
+        return moment
     if type(field) in _INTEGERS:
         adapt, internal = connection.ops.adapt_integerfield_value, field.get_internal_type()
 

@@ -778,9 +778,13 @@ class _Change:
         return user is not None and user.is_bot
 
     def clocks(self):
-        return [SeatClock(bot=self.is_bot(s), auto=self.control[s]["auto"],
-                          seated=self.seats[s].user_id is not None, ready=self.seats[s].ready,
-                          level=self.bot_level(s)) for s in range(4)]
+        out = []
+        for seat, control in zip(self.seats, self.control):
+            user = seat.user if seat.user_id is not None else None
+            bot = user is not None and user.is_bot
+            out.append(SeatClock(bot, control["auto"], user is not None, seat.ready,
+                                 user.bot_level if bot else ""))
+        return out
 
     def bot_level(self, number):
         user = self.seats[number].user

@@ -1,5 +1,6 @@
 """games/prepared.py: the action path's prepared reads give what the ORM gives."""
 
+import pytest
 from django.db import connection, transaction
 
 from games.models import GameState
@@ -30,7 +31,17 @@ def test_json_orjson_cannot_read_is_decoded_as_django_decodes_it(running_hand):
     assert prepared.control == [{"n": big}]
 
 
-def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running_hand):
+def _sqlite():
+    """A SQLite connection wrapper as the embedded default has (its operations only)."""
+    from django.db.utils import ConnectionHandler
+
+    return ConnectionHandler({"default": {"ENGINE": "django.db.backends.sqlite3",
+                                          "NAME": ":memory:"}})["default"]
+
+
+@pytest.mark.parametrize("on_sqlite", [False, True])
+def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running_hand,
+                                                                        on_sqlite):
     # The action path prepares values through games.prepared._preparer: for the values it
     # writes (ints, text, None, model instances, JSON, datetimes) the result must be what
     # the field's own get_db_prep_save gives, on the database the suite runs on.
@@ -41,6 +52,7 @@ def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running
 
     hand, table, _ = running_hand
     game = GameState.objects.get(table_id=table.pk)
+    db = _sqlite() if on_sqlite else connection
     samples = {
         "version": [0, 7, None], "seq": [2**40], "phase": ["play", ""], "timer_kind": ["play"],
         "hand": [hand, hand.pk, None], "match": [None], "deadline": [timezone.now(), None],
@@ -48,12 +60,12 @@ def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running
     }
     for name, values in samples.items():
         field = GameState._meta.get_field(name)
-        prepare = _preparer(field, connection)
+        prepare = _preparer(field, db)
         for value in values:
-            ours, django = prepare(value), _prep_save(field, value, connection)
+            ours, django = prepare(value), _prep_save(field, value, db)
             assert type(ours) is type(django) and str(ours) == str(django), (name, value)
     for name, value in {"table": table.pk, "audience": 2, "type": "played", "seq": 3}.items():
         field = GameEvent._meta.get_field(name)
-        ours, django = _preparer(field, connection)(value), _prep_save(field, value, connection)
+        ours, django = _preparer(field, db)(value), _prep_save(field, value, db)
         assert type(ours) is type(django) and str(ours) == str(django), name
     assert game.pk == table.pk

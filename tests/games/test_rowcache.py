@@ -78,11 +78,11 @@ def test_a_game_row_written_elsewhere_is_read_again(seated_table, helpers):
     _play_lowest(helpers, table, users)
     game = helpers.game_of(table)
     # Someone else (a shell, the admin, another process) writes the state without `rev`:
-    # the next player's card is taken from their hand.
+    # every copy of a card (two decks) is taken from the next player's hand.
     seat = game.state["turn"]
     taken = game.state["hands"][seat][0]
     hands = [list(h) for h in game.state["hands"]]
-    hands[seat].remove(taken)
+    hands[seat] = [c for c in hands[seat] if c != taken]
     GameState.objects.filter(pk=table.pk).update(state=dict(game.state, hands=hands))
     assert helpers.game_of(table).rev != game.rev  # the trigger gave it a new one
     with pytest.raises(ActionError) as refused:
