@@ -2,6 +2,9 @@
 
 The counts can only change on purpose (docs/architecture.md, "Cost of one action", says what
 each query is for). On-commit work (fan-out, the next timer) is not SQL and is not counted.
+Two paths each: a change after one this process made to the table, which reuses that
+change's rows (games/rowcache.py: the locked read of `rev` alone), and the first change, or
+one after another process wrote the table, which reads the rows.
 """
 
 import pytest
@@ -20,6 +23,10 @@ PLAY_QUERIES = ["SELECT", "SELECT", "UPDATE", "INSERT"]
 # The same, after the row and the seats read without a lock: the check that the timer is not
 # stale and what firing decides on (a bot's search must not hold the lock: game_timer_fire).
 TIMER_QUERIES = ["SELECT", "SELECT", *PLAY_QUERIES]
+# With the rows this process kept (committed transactions, so BEGIN and COMMIT are logged):
+# the locked read of the game row's `rev`, the UPDATE and the INSERT.
+KEPT_PLAY_QUERIES = ["BEGIN", "SELECT", "UPDATE", "INSERT", "COMMIT"]
+KEPT_TIMER_QUERIES = ["SELECT", "SELECT", *KEPT_PLAY_QUERIES]
 
 
 def _statements(queries):
@@ -58,3 +65,27 @@ def test_one_timer_firing_costs_a_fixed_number_of_queries(seated_table, helpers)
         assert game_timer_fire(table_id=table.pk, version=game.version) is True
     assert helpers.game_of(table).version == game.version + 1
     assert _statements(queries) == TIMER_QUERIES
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_play_after_this_process_s_last_change_costs_fewer_queries(seated_table, helpers):
+    table, users = _in_play(seated_table, helpers)
+    game = helpers.game_of(table)
+    seat = game.state["turn"]
+    action = machine_for(game.state["variant"]).auto_action(game.state, seat)
+    with CaptureQueriesContext(connection) as queries:
+        game_apply_action(table_id=table.pk, user=users[seat], action=action,
+                          version=game.version)
+    assert helpers.game_of(table).version == game.version + 1
+    assert _statements(queries) == KEPT_PLAY_QUERIES
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timer_firing_after_this_process_s_last_change_costs_fewer_queries(seated_table,
+                                                                             helpers):
+    table, users = _in_play(seated_table, helpers)
+    game = helpers.game_of(table)
+    with CaptureQueriesContext(connection) as queries:
+        assert game_timer_fire(table_id=table.pk, version=game.version) is True
+    assert helpers.game_of(table).version == game.version + 1
+    assert _statements(queries) == KEPT_TIMER_QUERIES
