@@ -72,6 +72,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from datetime import datetime
 from pathlib import Path
 
@@ -414,6 +415,17 @@ class Client:
         return None
 
 
+# --sticky: every socket of a table (or an echo group) on one server, as a proxy hashing the
+# table's URL would place them; else the seats alternate between the servers.
+STICKY = False
+
+
+def server_for(servers, seat, key):
+    if STICKY:
+        return servers[zlib.crc32(str(key).encode()) % len(servers)]
+    return servers[seat % len(servers)]
+
+
 async def connect(url, path, cookie, origin):
     """Open a socket; a server still busy with the previous phase may drop a handshake
     (daphne gives up on one after 5 s), so try a few times."""
@@ -435,7 +447,7 @@ async def run_tables(servers, tables, seconds, warmup):
     sem = asyncio.Semaphore(20)
 
     async def open_client(run, seat, table_id, cookie):
-        base, origin = servers[seat % len(servers)]
+        base, origin = server_for(servers, seat, table_id)
         async with sem:
             ws = await connect(base, f"/ws/tables/{table_id}/play/", cookie, origin)
         clients.append(Client(run, seat, ws))
@@ -609,8 +621,8 @@ async def run_open(servers, add_units, args):
     held, step = 0, args.tables
     unit = "echo groups" if args.echo else "tables"
 
-    async def open_socket(seat, path, cookie):
-        base, origin = servers[seat % len(servers)]
+    async def open_socket(seat, path, cookie, key):
+        base, origin = server_for(servers, seat, key)
         async with sem:
             try:
                 return await connect(base, path, cookie, origin)
@@ -619,7 +631,7 @@ async def run_open(servers, add_units, args):
                 return None
 
     async def open_client(run, seat, table_id, cookie):
-        ws = await open_socket(seat, f"/ws/tables/{table_id}/play/", cookie)
+        ws = await open_socket(seat, f"/ws/tables/{table_id}/play/", cookie, table_id)
         if ws is None:
             return None
         client = Client(run, seat, ws, pace=args.pace)
@@ -627,7 +639,8 @@ async def run_open(servers, add_units, args):
         return client
 
     async def open_group(cookie):
-        sockets = await asyncio.gather(*[open_socket(i, "/ws/ping/", cookie) for i in range(4)])
+        sockets = await asyncio.gather(*[open_socket(i, "/ws/ping/", cookie, cookie)
+                                         for i in range(4)])
         if None in sockets:
             return
         group = EchoGroup(stats, sockets, args.pace)
@@ -689,8 +702,8 @@ async def run_echo(servers, cookies, seconds, warmup):
 
     async def group(cookie):
         async with sem:
-            sockets = [await connect(*servers[i % len(servers)][:1], "/ws/ping/", cookie,
-                                     servers[i % len(servers)][1]) for i in range(4)]
+            sockets = [await connect(server_for(servers, i, cookie)[0], "/ws/ping/", cookie,
+                                     server_for(servers, i, cookie)[1]) for i in range(4)]
         turn, n = 0, 0
         while not stop.is_set():
             token = f"{id(sockets)}:{n}"
@@ -738,7 +751,13 @@ def main():
     parser.add_argument("--bots", choices=("easy", "normal", "hard"),
                         help="tables of one client and three bots of this level: how late "
                              "the bots act against their timers' deadlines")
+    parser.add_argument("--sticky", action="store_true",
+                        help="with several --url servers: all four sockets of a table (or of an "
+                             "echo group) on one server, as a proxy routing by the table's URL "
+                             "would; by default the seats alternate between the servers")
     args = parser.parse_args()
+    global STICKY
+    STICKY = args.sticky
     # A SIGTERM (timeout(1), kill) unwinds like Ctrl-C, so the embedded platform is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
