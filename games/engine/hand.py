@@ -73,6 +73,7 @@ class HandMachine:
         # The brief paths for singles stand in for these only where they are the shared ones.
         self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
         self._random_singles = type(self).random_follow is HandMachine.random_follow
+        self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
             "deal": self._deal,
             "declare": self._declare,
@@ -493,17 +494,22 @@ class HandMachine:
             cards = [card]
         else:
             cards, rest = self._cards(state, seat, action)
-        v = self.variant
-        ctx = self.context(state)
+        try:  # self.context(state) without the call
+            ctx = self._contexts[state["level"], state["trump"]]
+        except KeyError:
+            ctx = self.context(state)
         trick = state["trick"]
         plays = trick["plays"]
         if not plays:
-            shape = v.lead_shape(ctx, cards)
-            if len(shape.units) > 1:
-                thrown = cards
-                cards, shape = self._throw(state, ctx, seat, cards, events)
-                if cards is not thrown:  # a failed throw plays part of it
-                    rest = remove_cards(hand, cards)
+            if len(cards) == 1:
+                shape = None  # a single is one unit: its shape is looked up when the trick ends
+            else:
+                shape = self.variant.lead_shape(ctx, cards)
+                if len(shape.units) > 1:
+                    thrown = cards
+                    cards, shape = self._throw(state, ctx, seat, cards, events)
+                    if cards is not thrown:  # a failed throw plays part of it
+                        rest = remove_cards(hand, cards)
             trick["shape_cards"] = cards
         else:
             lead = trick["shape_cards"]
@@ -513,8 +519,9 @@ class HandMachine:
                 shape = None
                 led = ctx.cls[lead[0]]
                 if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
-                    raise RuleError("illegal_follow", self.follow_hint(ctx, v.lead_shape(ctx, lead), hand))
+                    raise RuleError("illegal_follow", self.follow_hint(ctx, self.variant.lead_shape(ctx, lead), hand))
             else:
+                v = self.variant
                 shape = v.lead_shape(ctx, lead)
                 if not v.is_legal_follow(ctx, shape, hand, cards):
                     raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
@@ -522,11 +529,14 @@ class HandMachine:
         plays = trick["plays"] = plays + [cards]
         # A single's token at once: most plays are singles, and a call costs more than this.
         shown = [TOKENS[cards[0]]] if len(cards) == 1 else format_cards(cards)
-        events.append(self.played_event(ctx, trick, seat, cards, shown))
+        if self._plain_played_event:
+            events.append({"type": "played", "to": None, "seat": seat, "cards": shown})
+        else:
+            events.append(self.played_event(ctx, trick, seat, cards, shown))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
-        self._finish_trick(state, ctx, shape or v.lead_shape(ctx, trick["shape_cards"]), events)
+        self._finish_trick(state, ctx, shape or self.variant.lead_shape(ctx, trick["shape_cards"]), events)
 
     def played_event(self, ctx, trick, seat, cards, shown):
         """*hook*: the public ``played`` event; a variant adds what the page names of the
@@ -641,15 +651,18 @@ class HandMachine:
 
     def random_play(self, state, seat, rng):
         """A random legal play for ``seat``: ``random_lead`` or ``random_follow``."""
-        ctx = self.context(state)
+        try:  # self.context(state) without the call
+            ctx = self._contexts[state["level"], state["trump"]]
+        except KeyError:
+            ctx = self.context(state)
         trick = state["trick"]
+        hand = state["hands"][seat]
         if not trick["plays"]:
-            return self.random_lead(ctx, state["hands"][seat], rng)
+            return self.random_lead(ctx, hand, rng)
         lead = trick["shape_cards"]
         if len(lead) == 1 and self._random_singles:
-            return random_single(ctx, ctx.cls[lead[0]], state["hands"][seat], rng)
-        shape = self.variant.lead_shape(ctx, lead)
-        return self.random_follow(ctx, shape, state["hands"][seat], rng)
+            return random_single(ctx, ctx.cls[lead[0]], hand, rng)
+        return self.random_follow(ctx, self.variant.lead_shape(ctx, lead), hand, rng)
 
     def random_lead(self, ctx, hand, rng):
         """*hook*: a uniformly random unit to lead."""

@@ -10,8 +10,6 @@ only the ``Variant`` hooks (``follow_key``, ``best_follow_key``, ``build_follow`
 - ``lowest_follow`` / ``lowest_lead``: the cheap plays 托管 makes (P5).
 """
 
-from itertools import filterfalse
-
 from .cards import POINTS, counts_of, expand
 from .context import TRUMP
 from .draws import below, choice
@@ -20,8 +18,8 @@ from .units import Unit, tractor_count, tractors
 
 def _split(ctx, shape, hand):
     """(the led class's cards, the others) of ``hand``, each in hand order."""
-    led = ctx.members[shape.cls].__contains__
-    return list(filter(led, hand)), list(filterfalse(led, hand))
+    cards = bytearray(hand)
+    return list(cards.translate(None, ctx.outside[shape.cls])), list(cards.translate(None, ctx.inside[shape.cls]))
 
 
 def cheap_key(ctx, c):
@@ -215,8 +213,9 @@ def standing_throws(variant, ctx, hand, others):
     for k in sorted({cls[c] for c in hand}):
         if not variant.throw_allowed(k):
             continue
-        mine = counts_of(c for c in hand if cls[c] == k)
-        theirs = [counts_of(c for c in o if cls[c] == k) for o in others]
+        outside = ctx.outside[k]
+        mine = counts_of(bytearray(hand).translate(None, outside))
+        theirs = [counts_of(bytearray(o).translate(None, outside)) for o in others]
         units = [
             u
             for u in variant.decompose(ctx, mine)

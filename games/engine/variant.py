@@ -136,9 +136,9 @@ class Variant:
         k = shape.cls
         if n == 1:  # one card: in the led class, or none of that class is held
             return ctx.cls[play[0]] == k or ctx.members[k].isdisjoint(hand)
-        led = ctx.members[k].__contains__
-        hs = list(filter(led, hand))
-        q = list(filter(led, play))
+        outside = ctx.outside[k]
+        hs = bytearray(hand).translate(None, outside)
+        q = bytearray(play).translate(None, outside)
         if len(hs) <= n:
             return len(q) == len(hs)
         if len(q) != n:
