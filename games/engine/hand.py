@@ -168,7 +168,8 @@ class HandMachine:
     def deal_order(self, state, rng):
         """*hook*: the seat receiving each dealt card: seat order from a random start (P10)."""
         start = below(rng, 4)
-        return [(start + i) % 4 for i in range(len(state["deck"]))]
+        size = len(state["deck"])
+        return ([(start + i) % 4 for i in range(4)] * (size // 4 + 1))[:size]
 
     def declaration_allowed(self, state, seat, cards):
         """*hook*: (stands, new standing) for a declaration, as the variant's rules say."""
@@ -300,10 +301,11 @@ class HandMachine:
         dealt = sum(len(h) for h in hands)
         deck, order = state["deck"], state["deal_order"]
         end = min(dealt + count, len(deck))
-        for i in range(dealt, end):
-            hands[order[i]].append(deck[i])
+        seats, cards = order[dealt:end], deck[dealt:end]
+        for seat, c in zip(seats, cards):
+            hands[seat].append(c)
         events.extend(
-            [{"type": "dealt", "to": order[i], "card": TOKENS[deck[i]]} for i in range(dealt, end)]
+            [{"type": "dealt", "to": seat, "card": token} for seat, token in zip(seats, map(TOKENS.__getitem__, cards))]
         )
         if end == len(deck):
             state["phase"] = "declare"
@@ -327,12 +329,17 @@ class HandMachine:
         each group of identical cards from ``declaration_cards`` that would stand."""
         if state["phase"] not in ("deal", "declare"):
             return []
-        return [
-            {"type": "declare", "seat": seat, "cards": [c] * k}
-            for c, most in sorted(self.declaration_cards(state, seat).items())
-            for k in range(1, most + 1)
-            if self.declaration_allowed(state, seat, [c] * k)[0]
-        ]
+        held = self.declaration_cards(state, seat)
+        if not held:
+            return []
+        allowed = self.declaration_allowed
+        calls = []
+        for c, most in sorted(held.items()):
+            for k in range(1, most + 1):
+                cards = [c] * k
+                if allowed(state, seat, cards)[0]:
+                    calls.append({"type": "declare", "seat": seat, "cards": cards})
+        return calls
 
     def declaration_cards(self, state, seat):
         """*hook*: {card: most copies} ``seat`` could declare with."""
