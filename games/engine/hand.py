@@ -72,7 +72,10 @@ class HandMachine:
         self._pack_orders = {}
         # The brief paths for singles stand in for these only where they are the shared ones.
         self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
-        self._random_singles = type(self).random_follow is HandMachine.random_follow
+        self._random_singles = (
+            type(self).random_follow is HandMachine.random_follow
+            or type(self).random_single is not HandMachine.random_single
+        )
         self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
             "deal": self._deal,
@@ -543,7 +546,7 @@ class HandMachine:
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
-        self._finish_trick(state, ctx, shape or self.variant.lead_shape(ctx, trick["shape_cards"]), events)
+        self._finish_trick(state, ctx, shape, events)
 
     def played_event(self, ctx, trick, seat, cards, shown):
         """*hook*: the public ``played`` event; a variant adds what the page names of the
@@ -582,16 +585,30 @@ class HandMachine:
         return f"you must follow with {suit} while you hold it"
 
     def _finish_trick(self, state, ctx, shape, events):
+        """Score the trick just completed; ``shape`` None is a trick of singles, whose
+        winner is the first of the strongest (``Variant.singles_by_strength``) and whose
+        shape is looked up only if it ends the hand."""
         v = self.variant
         trick = state["trick"]
         leader = trick["leader"]
         plays = trick["plays"]
-        winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
-        if shape.n == 1:
+        if shape is None and v.singles_by_strength:
             (a,), (b,), (c,), (d,) = plays
+            keys = ctx.single_keys[ctx.cls[a]]
+            i, best = 0, keys[a]
+            if keys[b] > best:
+                i, best = 1, keys[b]
+            if keys[c] > best:
+                i, best = 2, keys[c]
+            if keys[d] > best:
+                i = 3
+            winner = (leader + i) % 4
             cards = [a, b, c, d]
             pts = POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
         else:
+            if shape is None:
+                shape = v.lead_shape(ctx, trick["shape_cards"])
+            winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
             cards = [c for p in plays for c in p]
             pts = sum([POINTS[c] for c in cards])
         if pts and self.defends(state, winner):
@@ -605,6 +622,8 @@ class HandMachine:
             return
         state["trick"] = None
         state["turn"] = None
+        if shape is None:
+            shape = v.lead_shape(ctx, trick["shape_cards"])
         result = self.hand_result(state, winner, shape.units)
         self._end(state, result, events)
 
@@ -668,7 +687,7 @@ class HandMachine:
             return self.random_lead(ctx, hand, rng)
         lead = trick["shape_cards"]
         if len(lead) == 1 and self._random_singles:
-            return random_single(ctx, ctx.cls[lead[0]], hand, rng)
+            return self.random_single(ctx, ctx.cls[lead[0]], hand, rng)
         return self.random_follow(ctx, self.variant.lead_shape(ctx, lead), hand, rng)
 
     def random_lead(self, ctx, hand, rng):
@@ -678,6 +697,12 @@ class HandMachine:
     def random_follow(self, ctx, shape, hand, rng):
         """*hook*: a uniformly random legal follow."""
         return random_follow(self.variant, ctx, shape, hand, rng)
+
+    def random_single(self, ctx, led, hand, rng):
+        """*hook*: what ``random_follow`` gives for a single of class ``led``, without its
+        shape (most follows answer a single); a machine with its own ``random_follow``
+        overrides both, or this one is not used."""
+        return random_single(ctx, led, hand, rng)
 
     def view(self, state, seat=None):
         """What ``seat`` may see (None: a spectator). Never another seat's hand, never the

@@ -47,6 +47,9 @@ class Variant:
     first_level = None
     default_level = None  # the level used where a variant's cards ignore it
     allows_no_trump = False
+    # True where ``trick_winner`` of singles is the first play of the highest
+    # ``ctx.single_keys[led]``: the hand machine then finds it without the call.
+    singles_by_strength = False
 
     # --- trump context ------------------------------------------------------------
 

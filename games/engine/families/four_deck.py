@@ -80,6 +80,8 @@ class FourDeckFamily(Variant):
             return None
         return (unit[0], cls == TRUMP, self.unit_strength(ctx, unit))
 
+    singles_by_strength = True  # trick_winner's first branch
+
     def trick_winner(self, ctx, plays, shape=None):
         """Index into ``plays`` (0 = the lead) of the winning play (RULES §1.5.4, A2)."""
         if shape is None:

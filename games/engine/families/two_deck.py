@@ -155,6 +155,8 @@ class TwoDeckFamily(Variant):
             return max(pair_ranks)
         return max(rank[c] for c in counts)
 
+    singles_by_strength = True  # trick_winner's first branch
+
     def trick_winner(self, ctx, plays, shape=None):
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])

@@ -138,17 +138,26 @@ class FourDeckMachine(FourDeckFamilyMachine):
     def random_lead(self, ctx, hand, rng):
         return random_lead(ctx, hand, rng)
 
+    def random_single(self, ctx, led, hand, rng):
+        """A card of the led class drawn from the hand's cards of it (copies count), else a
+        random card of the hand."""
+        cards = bytearray(hand)
+        suit = list(cards.translate(None, ctx.outside[led]))
+        if len(suit) > 1:
+            return [choice(rng, suit)]
+        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built from a random order of the cards (the generic uniform
         sampler would enumerate subsets of a 54-card hand)."""
         v = self.variant
         n = shape.n
+        if n == 1:
+            return self.random_single(ctx, shape.cls, hand, rng)
         cards = bytearray(hand)
         suit = list(cards.translate(None, ctx.outside[shape.cls]))
         if len(suit) <= n:
             return suit + rng.sample(list(cards.translate(None, ctx.inside[shape.cls])), n - len(suit))
-        if n == 1:
-            return [choice(rng, suit)]
         counts = counts_of(suit)
         # One draw per identity, called from C (the draws a Python loop would make).
         priority = list(starmap(rng.random, repeat((), 54)))

@@ -111,23 +111,30 @@ class GuigangMachine(FourDeckFamilyMachine):
     def random_lead(self, ctx, hand, rng):
         return random_lead(ctx, hand, rng)
 
+    def random_single(self, ctx, led, hand, rng):
+        """Uniform over the led class's cards by rejection (most hands hold some), else
+        from the list of them, else any card."""
+        cls = ctx.cls
+        for _ in range(SINGLE_TRIES):
+            c = pick(hand, rng)
+            if cls[c] == led:
+                return [c]
+        cards = bytearray(hand)
+        suit = list(cards.translate(None, ctx.outside[led]))
+        if len(suit) > 1:
+            return [pick(suit, rng)]
+        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built structurally from a random order of the cards (the generic
         sampler would enumerate subsets of 54 cards)."""
         n = shape.n
-        cls = ctx.cls
         if n == 1:
-            # Uniform over the led class's cards by rejection: most hands hold some.
-            for _ in range(SINGLE_TRIES):
-                c = pick(hand, rng)
-                if cls[c] == shape.cls:
-                    return [c]
+            return self.random_single(ctx, shape.cls, hand, rng)
         cards = bytearray(hand)
         suit = list(cards.translate(None, ctx.outside[shape.cls]))
         if len(suit) <= n:
             return suit + rng.sample(list(cards.translate(None, ctx.inside[shape.cls])), n - len(suit))
-        if n == 1:
-            return [pick(suit, rng)]
         counts = counts_of(suit)
         priority = {c: rng.random() for c in counts}
         return cheapest_follow(ctx, counts, n, priority.__getitem__)
