@@ -72,8 +72,9 @@ class TwoDeckFamily(Variant):
 
     def follow_key(self, ctx, shape, counts):
         """(t, p) of RULES §2.6 (A25 when ``follow_any_shorter_tractor``)."""
-        t = self._tractor_list(ctx, shape.tractor_lengths, counts)
-        pairs = sum(1 for k in counts.values() if k >= 2)
+        t = self._tractor_list(ctx, shape.tractor_lengths, counts) if shape.tractor_lengths else ()
+        copies = list(counts.values())
+        pairs = len(copies) - copies.count(1) - copies.count(0)  # identities held twice or more
         return (t, min(shape.pairs, pairs))
 
     def best_follow_key(self, ctx, shape, hs_counts):
