@@ -117,4 +117,4 @@ def remove_cards(hand, cards):
 
 
 def full_deck(decks):
-    return [c for _ in range(decks) for c in range(N_IDENTITIES)]
+    return list(range(N_IDENTITIES)) * decks

@@ -7,6 +7,7 @@ hot paths only index precomputed tuples (RULES §1.2–1.3).
 from .cards import N_IDENTITIES, SORT_KEY
 
 TRUMP = 4  # plain classes are the suit indexes 0..3, so cls[c] == suit_of(c) for plain cards
+_ALL = bytes(range(N_IDENTITIES))
 
 
 class Chain:
@@ -21,18 +22,34 @@ class Chain:
 
 
 class TrumpContext:
-    __slots__ = ("variant", "level", "trump", "cls", "rank", "chains", "pos", "hand_key", "members")
+    __slots__ = (
+        "variant", "level", "trump", "cls", "rank", "chains", "pos", "hand_key", "members",
+        "outside", "inside", "single_keys",
+    )
 
     def __init__(self, variant, level, trump, cls, rank, chains):
         self.variant = variant
         self.level = level  # face value 2..14, or None where the variant has no level cards
         self.trump = trump  # suit index, or None for no-trump
-        self.cls = tuple(cls)
-        self.rank = tuple(rank)
-        # The identities of each class (0..3 plain suits, 4 trump): a hand splits by class
-        # with C-level set tests (``filter(members[k].__contains__, hand)``).
-        self.members = tuple(
-            frozenset(c for c in range(N_IDENTITIES) if self.cls[c] == k) for k in range(TRUMP + 1)
+        cls = self.cls = tuple(cls)
+        rank = self.rank = tuple(rank)
+        of_class = [[] for _ in range(TRUMP + 1)]
+        for c in range(N_IDENTITIES):
+            of_class[cls[c]].append(c)
+        # The identities of each class (0..3 plain suits, 4 trump), for C-level set tests.
+        self.members = tuple(frozenset(ids) for ids in of_class)
+        # Per class, the identities outside it and inside it as bytes: a hand's cards of
+        # class k, in hand order, are ``bytearray(hand).translate(None, outside[k])`` (the
+        # others: ``inside[k]``), one pass in C where ``filter`` makes a call per card.
+        self.inside = tuple(bytes(ids) for ids in of_class)
+        self.outside = tuple(_ALL.translate(None, ids) for ids in self.inside)
+        # Per led class, each card's strength in a trick of singles (RULES §1.5.4): a card
+        # of the led class by rank, a trump on a plain lead above every one of them, any
+        # other card below every rank; of equal strengths the first played wins.
+        above, below = max(rank) + 1, min(rank) - 1
+        self.single_keys = tuple(
+            tuple(r if k == led else r + above if k == TRUMP else below for k, r in zip(cls, rank))
+            for led in range(TRUMP + 1)
         )
         self.chains = tuple(chains)
         pos = [None] * N_IDENTITIES
@@ -44,9 +61,12 @@ class TrumpContext:
         self.pos = tuple(pos)
         # Display order of a hand: trumps together first, then suits; high to low.
         self.hand_key = tuple(
-            (0 if self.cls[c] == TRUMP else 1 + self.cls[c], -self.rank[c], SORT_KEY[c])
-            for c in range(N_IDENTITIES)
+            (0 if k == TRUMP else 1 + k, -r, order) for k, r, order in zip(cls, rank, SORT_KEY)
         )
+
+    def of_class(self, k, cards):
+        """The cards of class ``k`` among ``cards``, in their order."""
+        return list(bytearray(cards).translate(None, self.outside[k]))
 
     def class_of_cards(self, cards):
         """The one class of ``cards``, or None if they mix classes."""

@@ -72,7 +72,11 @@ class HandMachine:
         self._pack_orders = {}
         # The brief paths for singles stand in for these only where they are the shared ones.
         self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
-        self._random_singles = type(self).random_follow is HandMachine.random_follow
+        self._random_singles = (
+            type(self).random_follow is HandMachine.random_follow
+            or type(self).random_single is not HandMachine.random_single
+        )
+        self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
             "deal": self._deal,
             "declare": self._declare,
@@ -167,7 +171,8 @@ class HandMachine:
     def deal_order(self, state, rng):
         """*hook*: the seat receiving each dealt card: seat order from a random start (P10)."""
         start = below(rng, 4)
-        return [(start + i) % 4 for i in range(len(state["deck"]))]
+        size = len(state["deck"])
+        return ([(start + i) % 4 for i in range(4)] * (size // 4 + 1))[:size]
 
     def declaration_allowed(self, state, seat, cards):
         """*hook*: (stands, new standing) for a declaration, as the variant's rules say."""
@@ -299,10 +304,11 @@ class HandMachine:
         dealt = sum(len(h) for h in hands)
         deck, order = state["deck"], state["deal_order"]
         end = min(dealt + count, len(deck))
-        for i in range(dealt, end):
-            hands[order[i]].append(deck[i])
+        seats, cards = order[dealt:end], deck[dealt:end]
+        for seat, c in zip(seats, cards):
+            hands[seat].append(c)
         events.extend(
-            [{"type": "dealt", "to": order[i], "card": TOKENS[deck[i]]} for i in range(dealt, end)]
+            [{"type": "dealt", "to": seat, "card": token} for seat, token in zip(seats, map(TOKENS.__getitem__, cards))]
         )
         if end == len(deck):
             state["phase"] = "declare"
@@ -326,12 +332,17 @@ class HandMachine:
         each group of identical cards from ``declaration_cards`` that would stand."""
         if state["phase"] not in ("deal", "declare"):
             return []
-        return [
-            {"type": "declare", "seat": seat, "cards": [c] * k}
-            for c, most in sorted(self.declaration_cards(state, seat).items())
-            for k in range(1, most + 1)
-            if self.declaration_allowed(state, seat, [c] * k)[0]
-        ]
+        held = self.declaration_cards(state, seat)
+        if not held:
+            return []
+        allowed = self.declaration_allowed
+        calls = []
+        for c, most in sorted(held.items()):
+            for k in range(1, most + 1):
+                cards = [c] * k
+                if allowed(state, seat, cards)[0]:
+                    calls.append({"type": "declare", "seat": seat, "cards": cards})
+        return calls
 
     def declaration_cards(self, state, seat):
         """*hook*: {card: most copies} ``seat`` could declare with."""
@@ -493,17 +504,22 @@ class HandMachine:
             cards = [card]
         else:
             cards, rest = self._cards(state, seat, action)
-        v = self.variant
-        ctx = self.context(state)
+        try:  # self.context(state) without the call
+            ctx = self._contexts[state["level"], state["trump"]]
+        except KeyError:
+            ctx = self.context(state)
         trick = state["trick"]
         plays = trick["plays"]
         if not plays:
-            shape = v.lead_shape(ctx, cards)
-            if len(shape.units) > 1:
-                thrown = cards
-                cards, shape = self._throw(state, ctx, seat, cards, events)
-                if cards is not thrown:  # a failed throw plays part of it
-                    rest = remove_cards(hand, cards)
+            if len(cards) == 1:
+                shape = None  # a single is one unit: its shape is looked up when the trick ends
+            else:
+                shape = self.variant.lead_shape(ctx, cards)
+                if len(shape.units) > 1:
+                    thrown = cards
+                    cards, shape = self._throw(state, ctx, seat, cards, events)
+                    if cards is not thrown:  # a failed throw plays part of it
+                        rest = remove_cards(hand, cards)
             trick["shape_cards"] = cards
         else:
             lead = trick["shape_cards"]
@@ -513,8 +529,9 @@ class HandMachine:
                 shape = None
                 led = ctx.cls[lead[0]]
                 if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
-                    raise RuleError("illegal_follow", self.follow_hint(ctx, v.lead_shape(ctx, lead), hand))
+                    raise RuleError("illegal_follow", self.follow_hint(ctx, self.variant.lead_shape(ctx, lead), hand))
             else:
+                v = self.variant
                 shape = v.lead_shape(ctx, lead)
                 if not v.is_legal_follow(ctx, shape, hand, cards):
                     raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
@@ -522,11 +539,14 @@ class HandMachine:
         plays = trick["plays"] = plays + [cards]
         # A single's token at once: most plays are singles, and a call costs more than this.
         shown = [TOKENS[cards[0]]] if len(cards) == 1 else format_cards(cards)
-        events.append(self.played_event(ctx, trick, seat, cards, shown))
+        if self._plain_played_event:
+            events.append({"type": "played", "to": None, "seat": seat, "cards": shown})
+        else:
+            events.append(self.played_event(ctx, trick, seat, cards, shown))
         if len(plays) < 4:
             state["turn"] = (seat + 1) % 4
             return
-        self._finish_trick(state, ctx, shape or v.lead_shape(ctx, trick["shape_cards"]), events)
+        self._finish_trick(state, ctx, shape, events)
 
     def played_event(self, ctx, trick, seat, cards, shown):
         """*hook*: the public ``played`` event; a variant adds what the page names of the
@@ -565,16 +585,30 @@ class HandMachine:
         return f"you must follow with {suit} while you hold it"
 
     def _finish_trick(self, state, ctx, shape, events):
+        """Score the trick just completed; ``shape`` None is a trick of singles, whose
+        winner is the first of the strongest (``Variant.singles_by_strength``) and whose
+        shape is looked up only if it ends the hand."""
         v = self.variant
         trick = state["trick"]
         leader = trick["leader"]
         plays = trick["plays"]
-        winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
-        if shape.n == 1:
+        if shape is None and v.singles_by_strength:
             (a,), (b,), (c,), (d,) = plays
+            keys = ctx.single_keys[ctx.cls[a]]
+            i, best = 0, keys[a]
+            if keys[b] > best:
+                i, best = 1, keys[b]
+            if keys[c] > best:
+                i, best = 2, keys[c]
+            if keys[d] > best:
+                i = 3
+            winner = (leader + i) % 4
             cards = [a, b, c, d]
             pts = POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
         else:
+            if shape is None:
+                shape = v.lead_shape(ctx, trick["shape_cards"])
+            winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
             cards = [c for p in plays for c in p]
             pts = sum([POINTS[c] for c in cards])
         if pts and self.defends(state, winner):
@@ -588,6 +622,8 @@ class HandMachine:
             return
         state["trick"] = None
         state["turn"] = None
+        if shape is None:
+            shape = v.lead_shape(ctx, trick["shape_cards"])
         result = self.hand_result(state, winner, shape.units)
         self._end(state, result, events)
 
@@ -654,15 +690,18 @@ class HandMachine:
 
     def random_play(self, state, seat, rng):
         """A random legal play for ``seat``: ``random_lead`` or ``random_follow``."""
-        ctx = self.context(state)
+        try:  # self.context(state) without the call
+            ctx = self._contexts[state["level"], state["trump"]]
+        except KeyError:
+            ctx = self.context(state)
         trick = state["trick"]
+        hand = state["hands"][seat]
         if not trick["plays"]:
-            return self.random_lead(ctx, state["hands"][seat], rng)
+            return self.random_lead(ctx, hand, rng)
         lead = trick["shape_cards"]
         if len(lead) == 1 and self._random_singles:
-            return random_single(ctx, ctx.cls[lead[0]], state["hands"][seat], rng)
-        shape = self.variant.lead_shape(ctx, lead)
-        return self.random_follow(ctx, shape, state["hands"][seat], rng)
+            return self.random_single(ctx, ctx.cls[lead[0]], hand, rng)
+        return self.random_follow(ctx, self.variant.lead_shape(ctx, lead), hand, rng)
 
     def random_lead(self, ctx, hand, rng):
         """*hook*: a uniformly random unit to lead."""
@@ -671,6 +710,12 @@ class HandMachine:
     def random_follow(self, ctx, shape, hand, rng):
         """*hook*: a uniformly random legal follow."""
         return random_follow(self.variant, ctx, shape, hand, rng)
+
+    def random_single(self, ctx, led, hand, rng):
+        """*hook*: what ``random_follow`` gives for a single of class ``led``, without its
+        shape (most follows answer a single); a machine with its own ``random_follow``
+        overrides both, or this one is not used."""
+        return random_single(ctx, led, hand, rng)
 
     def view(self, state, seat=None):
         """What ``seat`` may see (None: a spectator). Never another seat's hand, never the

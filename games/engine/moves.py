@@ -10,7 +10,8 @@ only the ``Variant`` hooks (``follow_key``, ``best_follow_key``, ``build_follow`
 - ``lowest_follow`` / ``lowest_lead``: the cheap plays 托管 makes (P5).
 """
 
-from itertools import filterfalse
+from bisect import bisect_right
+from itertools import accumulate
 
 from .cards import POINTS, counts_of, expand
 from .context import TRUMP
@@ -20,8 +21,8 @@ from .units import Unit, tractor_count, tractors
 
 def _split(ctx, shape, hand):
     """(the led class's cards, the others) of ``hand``, each in hand order."""
-    led = ctx.members[shape.cls].__contains__
-    return list(filter(led, hand)), list(filterfalse(led, hand))
+    cards = bytearray(hand)
+    return list(cards.translate(None, ctx.outside[shape.cls])), list(cards.translate(None, ctx.inside[shape.cls]))
 
 
 def cheap_key(ctx, c):
@@ -77,8 +78,9 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
         return hs + _uniform_submultiset(counts_of(rest), n - len(hs), rng)
     hs_counts = counts_of(hs)
     best = variant.best_follow_key(ctx, shape, hs_counts)
+    draw = _submultiset_sampler(hs_counts, n)
     for _ in range(tries):
-        q = _uniform_submultiset(hs_counts, n, rng)
+        q = draw(rng)
         if variant.follow_key(ctx, shape, counts_of(q)) == best:
             return q
     return list(choice(rng, list(legal_follows(variant, ctx, shape, hand))))
@@ -99,24 +101,35 @@ def random_single(ctx, led, hand, rng):
 
 def _uniform_submultiset(counts, size, rng):
     """A sub-multiset of ``size`` cards, uniform over distinct multisets (DP counts)."""
+    return _submultiset_sampler(counts, size)(rng)
+
+
+def _submultiset_sampler(counts, size):
+    """``_uniform_submultiset(counts, size, rng)`` as a function of ``rng``, its tables built
+    once: a rejection loop draws many times from one holding."""
     if size == 0:
-        return []
+        return lambda rng: []
     if size == 1:
-        return [choice(rng, list(counts))]
+        ids = list(counts)
+        return lambda rng: [choice(rng, ids)]
     if size == 2:
-        # C(d, 2) pairs of distinct cards, plus one per identity held twice
+        # C(d, 2) pairs of distinct cards, plus one per identity held twice; row i holds
+        # the pairs (i, j > i) and starts at rows[i]
         ids = list(counts)
         doubles = [c for c in ids if counts[c] >= 2]
         d = len(ids)
-        r = below(rng, d * (d - 1) // 2 + len(doubles))
-        if r < len(doubles):
-            return [doubles[r], doubles[r]]
-        r -= len(doubles)
-        i = 0
-        while r >= d - 1 - i:  # row i holds the pairs (i, j > i)
-            r -= d - 1 - i
-            i += 1
-        return [ids[i], ids[i + 1 + r]]
+        total = d * (d - 1) // 2 + len(doubles)
+        rows = list(accumulate(range(d - 1, 0, -1), initial=0))
+
+        def draw_two(rng):
+            r = below(rng, total)
+            if r < len(doubles):
+                return [doubles[r], doubles[r]]
+            r -= len(doubles)
+            i = bisect_right(rows, r) - 1
+            return [ids[i], ids[i + 1 + r - rows[i]]]
+
+        return draw_two
     items = sorted(counts.items())
     m = len(items)
     # ways[i][s]: number of sub-multisets of items[i:] with s cards
@@ -132,20 +145,24 @@ def _uniform_submultiset(counts, size, rng):
             if s > k:
                 window -= nxt[s - k - 1]
             row[s] = window
-    out = []
-    left = size
-    for i, (c, k) in enumerate(items):
-        if left == 0:
-            break
-        r = below(rng, ways[i][left])
-        for t in range(0, min(k, left) + 1):
-            w = ways[i + 1][left - t]
-            if r < w:
-                out.extend([c] * t)
-                left -= t
+
+    def draw(rng):
+        out = []
+        left = size
+        for i, (c, k) in enumerate(items):
+            if left == 0:
                 break
-            r -= w
-    return out
+            r = below(rng, ways[i][left])
+            for t in range(0, min(k, left) + 1):
+                w = ways[i + 1][left - t]
+                if r < w:
+                    out.extend([c] * t)
+                    left -= t
+                    break
+                r -= w
+        return out
+
+    return draw
 
 
 def lowest_follow(variant, ctx, shape, hand):
@@ -215,8 +232,9 @@ def standing_throws(variant, ctx, hand, others):
     for k in sorted({cls[c] for c in hand}):
         if not variant.throw_allowed(k):
             continue
-        mine = counts_of(c for c in hand if cls[c] == k)
-        theirs = [counts_of(c for c in o if cls[c] == k) for o in others]
+        outside = ctx.outside[k]
+        mine = counts_of(bytearray(hand).translate(None, outside))
+        theirs = [counts_of(bytearray(o).translate(None, outside)) for o in others]
         units = [
             u
             for u in variant.decompose(ctx, mine)

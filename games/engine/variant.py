@@ -47,6 +47,9 @@ class Variant:
     first_level = None
     default_level = None  # the level used where a variant's cards ignore it
     allows_no_trump = False
+    # True where ``trick_winner`` of singles is the first play of the highest
+    # ``ctx.single_keys[led]``: the hand machine then finds it without the call.
+    singles_by_strength = False
 
     # --- trump context ------------------------------------------------------------
 
@@ -136,9 +139,9 @@ class Variant:
         k = shape.cls
         if n == 1:  # one card: in the led class, or none of that class is held
             return ctx.cls[play[0]] == k or ctx.members[k].isdisjoint(hand)
-        led = ctx.members[k].__contains__
-        hs = list(filter(led, hand))
-        q = list(filter(led, play))
+        outside = ctx.outside[k]
+        hs = bytearray(hand).translate(None, outside)
+        q = bytearray(play).translate(None, outside)
         if len(hs) <= n:
             return len(q) == len(hs)
         if len(q) != n:

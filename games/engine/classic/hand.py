@@ -20,15 +20,16 @@ from ..hand import HandMachine
 
 
 @lru_cache(maxsize=None)
-def _declarable(level):
-    """The cards a declaration at ``level`` may use: the jokers and the level cards."""
-    return frozenset(c for c in range(54) if c >= 52 or c % 13 == level - 2)
+def _not_declarable(level):
+    """Every card but those a declaration at ``level`` may use (the jokers and the level
+    cards), as bytes: what ``translate`` deletes."""
+    return bytes(c for c in range(52) if c % 13 != level - 2)
 
 
 class ClassicMachine(HandMachine):
     def declaration_cards(self, state, seat):
         """Jokers and level cards, a pair at most (§2.2)."""
-        counts = counts_of(filter(_declarable(state["level"]).__contains__, state["hands"][seat]))
+        counts = counts_of(bytearray(state["hands"][seat]).translate(None, _not_declarable(state["level"])))
         return {c: min(k, 2) for c, k in counts.items()}
 
     def after_declarations(self, state, events):

@@ -80,16 +80,22 @@ class FourDeckFamily(Variant):
             return None
         return (unit[0], cls == TRUMP, self.unit_strength(ctx, unit))
 
+    singles_by_strength = True  # trick_winner's first branch
+
     def trick_winner(self, ctx, plays, shape=None):
         """Index into ``plays`` (0 = the lead) of the winning play (RULES §1.5.4, A2)."""
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])
         led = shape.cls
         if shape.n == 1:
-            # Singles: no structure to check, only class and rank.
-            cls, rank = ctx.cls, ctx.rank
-            keys = [(cls[c] == TRUMP, rank[c]) if cls[c] in (led, TRUMP) else (False, -1) for (c,) in plays]
-            return keys.index(max(keys))
+            # Singles: no structure to check, only class and rank (TrumpContext.single_keys).
+            keys = ctx.single_keys[led]
+            best_i, best = 0, keys[plays[0][0]]
+            for i in range(1, len(plays)):
+                key = keys[plays[i][0]]
+                if key > best:
+                    best_i, best = i, key
+            return best_i
         lead = shape.units[0]
         best_i, best = 0, (lead[0], led == TRUMP, self.unit_strength(ctx, lead))
         for i in range(1, len(plays)):

@@ -34,12 +34,12 @@ class TwoDeckFamily(Variant):
             return True, list(cards), None
         if not self.throw_allowed(shape_cls):
             return False, [], "not_allowed"
-        cls = ctx.cls
+        outside = ctx.outside[shape_cls]
         if self.own_hand_check and hand is not None:
-            kept = counts_of(c for c in remove_cards(hand, cards) if cls[c] == shape_cls)
+            kept = counts_of(bytearray(remove_cards(hand, cards)).translate(None, outside))
             if any(self.unit_beaten(ctx, u, kept) for units in splits for u in units):
                 return False, [], "own_higher"
-        other_counts = [counts_of(c for c in o if cls[c] == shape_cls) for o in others]
+        other_counts = [counts_of(bytearray(o).translate(None, outside)) for o in others]
         forced = []
         for units in splits:
             beaten = [u for u in units if any(self.unit_beaten(ctx, u, oc) for oc in other_counts)]
@@ -72,8 +72,9 @@ class TwoDeckFamily(Variant):
 
     def follow_key(self, ctx, shape, counts):
         """(t, p) of RULES §2.6 (A25 when ``follow_any_shorter_tractor``)."""
-        t = self._tractor_list(ctx, shape.tractor_lengths, counts)
-        pairs = sum(1 for k in counts.values() if k >= 2)
+        t = self._tractor_list(ctx, shape.tractor_lengths, counts) if shape.tractor_lengths else ()
+        copies = list(counts.values())
+        pairs = len(copies) - copies.count(1) - copies.count(0)  # identities held twice or more
         return (t, min(shape.pairs, pairs))
 
     def best_follow_key(self, ctx, shape, hs_counts):
@@ -155,23 +156,20 @@ class TwoDeckFamily(Variant):
             return max(pair_ranks)
         return max(rank[c] for c in counts)
 
+    singles_by_strength = True  # trick_winner's first branch
+
     def trick_winner(self, ctx, plays, shape=None):
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])
         led = shape.cls
-        cls = ctx.cls
         if shape.n == 1:
-            # Singles: by rank, any trump above any card of a plain led suit (ranks < 1000).
-            rank = ctx.rank
-            best_i = 0
-            best = rank[plays[0][0]]
+            # Singles: the first of the strongest (TrumpContext.single_keys).
+            keys = ctx.single_keys[led]
+            best_i, best = 0, keys[plays[0][0]]
             for i in range(1, len(plays)):
-                c = plays[i][0]
-                k = cls[c]
-                if k == led or k == TRUMP:
-                    key = rank[c] + 1000 if k != led else rank[c]
-                    if key > best:
-                        best_i, best = i, key
+                key = keys[plays[i][0]]
+                if key > best:
+                    best_i, best = i, key
             return best_i
         best_i = 0
         best = (led == TRUMP, self.match_strength(ctx, shape, counts_of(plays[0])))

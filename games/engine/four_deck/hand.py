@@ -7,7 +7,7 @@ standing one is shown with the trump.
 """
 
 from functools import lru_cache
-from itertools import filterfalse, repeat, starmap
+from itertools import repeat, starmap
 
 from ..cards import counts_of, format_cards
 from ..context import TRUMP
@@ -77,8 +77,9 @@ def run_weight(ctx, counts):
 
 
 @lru_cache(maxsize=None)
-def _level_cards(level):
-    return frozenset(c for c in range(52) if c % 13 + 2 == level)
+def _not_level_cards(level):
+    """Every identity but the level cards, as bytes (what ``translate`` deletes)."""
+    return bytes(c for c in range(54) if c >= 52 or c % 13 + 2 != level)
 
 
 class FourDeckMachine(FourDeckFamilyMachine):
@@ -90,7 +91,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
 
     def declaration_cards(self, state, seat):
         """Identical level cards of one suit, any number of copies (§3.2)."""
-        return counts_of(filter(_level_cards(state["level"]).__contains__, state["hands"][seat]))
+        return counts_of(bytearray(state["hands"][seat]).translate(None, _not_level_cards(state["level"])))
 
     def declaration_events(self, state, seat, cards):
         """暗叫 (P11): everyone learns who declared how many cards, only the declarer sees
@@ -137,17 +138,26 @@ class FourDeckMachine(FourDeckFamilyMachine):
     def random_lead(self, ctx, hand, rng):
         return random_lead(ctx, hand, rng)
 
+    def random_single(self, ctx, led, hand, rng):
+        """A card of the led class drawn from the hand's cards of it (copies count), else a
+        random card of the hand."""
+        cards = bytearray(hand)
+        suit = list(cards.translate(None, ctx.outside[led]))
+        if len(suit) > 1:
+            return [choice(rng, suit)]
+        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built from a random order of the cards (the generic uniform
         sampler would enumerate subsets of a 54-card hand)."""
         v = self.variant
         n = shape.n
-        led = ctx.members[shape.cls].__contains__
-        suit = list(filter(led, hand))
-        if len(suit) <= n:
-            return suit + rng.sample(list(filterfalse(led, hand)), n - len(suit))
         if n == 1:
-            return [choice(rng, suit)]
+            return self.random_single(ctx, shape.cls, hand, rng)
+        cards = bytearray(hand)
+        suit = list(cards.translate(None, ctx.outside[shape.cls]))
+        if len(suit) <= n:
+            return suit + rng.sample(list(cards.translate(None, ctx.inside[shape.cls])), n - len(suit))
         counts = counts_of(suit)
         # One draw per identity, called from C (the draws a Python loop would make).
         priority = list(starmap(rng.random, repeat((), 54)))

@@ -157,7 +157,7 @@ def follow_key(ctx, counts, n, lead_copies):
 
 def declared_level(level, cards):
     """(suit, count) if ``cards`` are k ≥ 1 identical level cards, else None (§3.2)."""
-    if not cards or any(c != cards[0] for c in cards) or face_of(cards[0]) != level:
+    if not cards or cards.count(cards[0]) != len(cards) or face_of(cards[0]) != level:
         return None
     return suit_of(cards[0]), len(cards)
 

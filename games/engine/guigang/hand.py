@@ -7,15 +7,13 @@ game (P12): the hand ends with ``result["stopped"]`` and no score, and ``next_ha
 declared and how many 10s until the window closes (P11); then the trump is shown.
 """
 
-from itertools import filterfalse
-
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import TEN, cheapest_follow
 
-TENS = frozenset(c for c in range(52) if face_of(c) == TEN)
+NOT_TENS = bytes(c for c in range(54) if c >= 52 or face_of(c) != TEN)  # what translate deletes
 SINGLE_TRIES = 6  # random draws from the hand before listing the led class's cards
 
 
@@ -53,7 +51,7 @@ class GuigangMachine(FourDeckFamilyMachine):
 
     def declaration_cards(self, state, seat):
         """Identical 10s of one suit, any number of copies (§5.2)."""
-        return counts_of(filter(TENS.__contains__, state["hands"][seat]))
+        return counts_of(bytearray(state["hands"][seat]).translate(None, NOT_TENS))
 
     def declaration_events(self, state, seat, cards):
         """暗叫: everyone learns who showed how many 10s; only the declarer sees the suit."""
@@ -113,23 +111,30 @@ class GuigangMachine(FourDeckFamilyMachine):
     def random_lead(self, ctx, hand, rng):
         return random_lead(ctx, hand, rng)
 
+    def random_single(self, ctx, led, hand, rng):
+        """Uniform over the led class's cards by rejection (most hands hold some), else
+        from the list of them, else any card."""
+        cls = ctx.cls
+        for _ in range(SINGLE_TRIES):
+            c = pick(hand, rng)
+            if cls[c] == led:
+                return [c]
+        cards = bytearray(hand)
+        suit = list(cards.translate(None, ctx.outside[led]))
+        if len(suit) > 1:
+            return [pick(suit, rng)]
+        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built structurally from a random order of the cards (the generic
         sampler would enumerate subsets of 54 cards)."""
         n = shape.n
-        cls = ctx.cls
         if n == 1:
-            # Uniform over the led class's cards by rejection: most hands hold some.
-            for _ in range(SINGLE_TRIES):
-                c = pick(hand, rng)
-                if cls[c] == shape.cls:
-                    return [c]
-        led = ctx.members[shape.cls].__contains__
-        suit = list(filter(led, hand))
+            return self.random_single(ctx, shape.cls, hand, rng)
+        cards = bytearray(hand)
+        suit = list(cards.translate(None, ctx.outside[shape.cls]))
         if len(suit) <= n:
-            return suit + rng.sample(list(filterfalse(led, hand)), n - len(suit))
-        if n == 1:
-            return [pick(suit, rng)]
+            return suit + rng.sample(list(cards.translate(None, ctx.inside[shape.cls])), n - len(suit))
         counts = counts_of(suit)
         priority = {c: rng.random() for c in counts}
         return cheapest_follow(ctx, counts, n, priority.__getitem__)

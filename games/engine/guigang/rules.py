@@ -132,7 +132,7 @@ def cheapest_follow(ctx, counts, n, key):
 
 def declared_ten(cards):
     """(suit, copies) if ``cards`` are k ≥ 1 identical 10s, else None (§5.2)."""
-    if not cards or any(c != cards[0] for c in cards) or face_of(cards[0]) != TEN:
+    if not cards or cards.count(cards[0]) != len(cards) or face_of(cards[0]) != TEN:
         return None
     return suit_of(cards[0]), len(cards)
 

@@ -173,3 +173,62 @@ def test_timer_due_names_the_timer_that_timer_names(variant, options):
         kinds.add(None if timer is None else timer[0])
     # The hands went through their bidding or declaring, and play, and ended.
     assert {"deal", "play", None} <= kinds and kinds & {"bid", "declare"}
+
+
+def _old_four_deck_single(ctx, led, hand, rng):
+    """four_deck's random_follow for n = 1 as it was written before random_single."""
+    suit = [c for c in hand if ctx.cls[c] == led]
+    if len(suit) <= 1:
+        return suit + rng.sample([c for c in hand if ctx.cls[c] != led], 1 - len(suit))
+    return [rng.choice(suit)]
+
+
+def _old_guigang_single(ctx, led, hand, rng):
+    """guigang's random_follow for n = 1 as it was written before random_single."""
+    for _ in range(6):
+        c = hand[int(rng.random() * len(hand))]
+        if ctx.cls[c] == led:
+            return [c]
+    suit = [c for c in hand if ctx.cls[c] == led]
+    if len(suit) <= 1:
+        return suit + rng.sample([c for c in hand if ctx.cls[c] != led], 1 - len(suit))
+    return [suit[int(rng.random() * len(suit))]]
+
+
+@pytest.mark.parametrize("variant,old", [("four_deck", _old_four_deck_single), ("guigang", _old_guigang_single)])
+def test_a_four_deck_random_single_draws_what_the_general_follow_drew(variant, old):
+    """random_single (split by class in C) draws the card and leaves the generator where the
+    per-card version did, for every class of every hand along random hands."""
+    compared = voids = 0
+    for machine, state, action in random_hands(variant, None, 5, 2):
+        if action is None or action["type"] != "play":
+            continue
+        ctx = machine.context(state)
+        hand = state["hands"][action["seat"]]
+        for led in range(5):
+            for seed in range(2):
+                a, b = random.Random(seed), random.Random(seed)
+                assert machine.random_single(ctx, led, hand, a) == old(ctx, led, hand, b)
+                assert a.random() == b.random()
+                compared += 1
+                voids += all(ctx.cls[c] != led for c in hand)
+    assert compared > 2000 and voids > 0
+
+
+@pytest.mark.parametrize("variant,options", VARIANTS)
+def test_a_trick_of_singles_is_won_as_trick_winner_says(variant, options):
+    """The hand machine finds a trick of singles' winner from the strength table without
+    calling trick_winner: every trick of singles it scored agrees with the call."""
+    checked = 0
+    for machine, state, action in random_hands(variant, options, 11, 8):
+        if state["phase"] != "play" or state["trick"]["plays"] or not state["tricks"]:
+            continue
+        last = state["tricks"][-1]
+        if len(last["plays"][0]) != 1:
+            continue
+        hand_machine = machine.for_state(state) if hasattr(machine, "for_state") else machine
+        ctx = hand_machine.context(state)
+        v = hand_machine.variant
+        assert last["winner"] == (last["leader"] + v.trick_winner(ctx, last["plays"])) % 4
+        checked += 1
+    assert checked > 50

@@ -173,3 +173,37 @@ def test_random_single_draws_what_filtering_the_hand_drew(variant_id, decks):
                     assert mine.getstate() == theirs.getstate()
                     compared += 1
     assert compared == 3 * 7 * 30 * 5
+
+
+def _old_pair_draw(counts, rng):
+    """_uniform_submultiset's two-card draw as it was before its tables were kept."""
+    ids = list(counts)
+    doubles = [c for c in ids if counts[c] >= 2]
+    d = len(ids)
+    r = rng.randrange(d * (d - 1) // 2 + len(doubles))
+    if r < len(doubles):
+        return [doubles[r], doubles[r]]
+    r -= len(doubles)
+    i = 0
+    while r >= d - 1 - i:
+        r -= d - 1 - i
+        i += 1
+    return [ids[i], ids[i + 1 + r]]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_kept_pair_sampler_draws_what_the_per_draw_pair_code_drew(seed):
+    """The rejection loop of random_follow builds the two-card sampler once; each draw is
+    the old one's, card for card, with the generator left in the same place."""
+    from games.engine.moves import _submultiset_sampler
+
+    rng = random.Random(seed)
+    for _ in range(50):
+        counts = {c: rng.choice((1, 1, 2)) for c in rng.sample(range(54), rng.randint(1, 14))}
+        if sum(counts.values()) < 2:
+            continue
+        draw = _submultiset_sampler(counts, 2)
+        a, b = random.Random(seed * 97 + 1), random.Random(seed * 97 + 1)
+        for _ in range(30):
+            assert draw(a) == _old_pair_draw(counts, b)
+        assert a.random() == b.random()

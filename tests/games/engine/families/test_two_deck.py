@@ -186,3 +186,23 @@ WINNERS = [
 def test_trick_winner(level, trump, plays, winner):
     variant, ctx = ctx_for("classic", level, trump)
     assert variant.trick_winner(ctx, [cards(p) for p in plays]) == winner
+
+
+@pytest.mark.parametrize("variant_id", ["classic", "point_bid"])
+@pytest.mark.parametrize("lead", ["S5 S5", "S5 S5 S6 S6", "S5 S5 S6 S6 SK SK", "SA SK", "S3 S3 S9"])
+def test_the_follow_key_counts_pairs_as_identities_held_twice_or_more(variant_id, lead):
+    """follow_key counts pairs from the list of copies in C; it is (t, min(P, pairs))
+    with pairs the identities held twice or more, over many random holdings."""
+    import random
+
+    v, ctx = ctx_for(variant_id, "3", "S")
+    try:
+        shape = v.lead_shape(ctx, cards(lead))
+    except RuleError:
+        return  # point_bid throws trump only
+    rng = random.Random(len(lead))
+    for _ in range(300):
+        counts = {c: rng.choice((1, 2)) for c in rng.sample(range(13), rng.randint(1, 9))}
+        t = v._tractor_list(ctx, shape.tractor_lengths, counts)
+        pairs = sum(1 for k in counts.values() if k >= 2)
+        assert v.follow_key(ctx, shape, counts) == (t, min(shape.pairs, pairs))
