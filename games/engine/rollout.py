@@ -20,11 +20,12 @@ from .bot import bot_action, lose_cost
 from .cards import POINTS, counts_of
 from .context import TRUMP
 from .errors import RuleError
-from .moves import lowest_follow
+from .moves import cheap_key, lowest_follow
 
 WINDOW_ROUNDS = 4  # chances each seat gets to declare in the window
 POINTS_WEIGHT = 0.5  # a level step's worth of card points counts half a level
 LEVEL_STEPS = 5  # the score tables' width: the points total is about five level steps
+_COSTS = {}  # trump context -> per card (bot.lose_cost, moves.cheap_key): a rollout asks often
 
 
 def _offer_declarations(machine, state, quiet):
@@ -81,6 +82,15 @@ def outcome(machine, final, seat, neutral=0.0):
     return value + (share if machine.defends(final, seat) else -share)
 
 
+def _costs(ctx):
+    costs = _COSTS.get(ctx)
+    if costs is None:
+        n = len(ctx.cls)
+        costs = _COSTS[ctx] = (tuple(lose_cost(ctx, [c]) for c in range(n)),
+                               tuple(cheap_key(ctx, c) for c in range(n)))
+    return costs
+
+
 def _play_out(machine, state):
     """The play phase to its end by ``play_cards``: the trump context and the sides are
     fixed for the rest of the hand, so they are looked up once, and the seat on turn is
@@ -113,6 +123,7 @@ def play_cards(machine, state, ctx, sides, seat):
     if len(lead) != 1:
         return _follow_several(v, state, ctx, sides, seat, v.lead_shape(ctx, lead))
     cls, rank = ctx.cls, ctx.rank
+    cost, cheap = _costs(ctx)
     led = cls[lead[0]]
 
     def strength(c):
@@ -135,14 +146,15 @@ def play_cards(machine, state, ctx, sides, seat):
             if sides[s] != ours:
                 theirs = state["hands"][s]
                 if any(strength(c) > best for c in ([c for c in theirs if cls[c] == led] or theirs)):
-                    return lowest_follow(v, ctx, v.lead_shape(ctx, lead), hand)
-        return [max(options, key=lambda c: (cls[c] != TRUMP, POINTS[c], -lose_cost(ctx, [c])))]
+                    return [min(held or hand, key=cheap.__getitem__)]
+        return [max(options, key=lambda c: (cls[c] != TRUMP, POINTS[c], -cost[c]))]
     winners = [c for c in options if strength(c) > best]
     if winners:
-        card = min(winners, key=lambda c: lose_cost(ctx, [c]))
+        card = min(winners, key=cost.__getitem__)
         if table or cls[card] == led or me < 3:
             return [card]
-    return lowest_follow(v, ctx, v.lead_shape(ctx, lead), hand)
+    # The cheapest legal single (as moves.lowest_follow picks it: the first in hand order).
+    return [min(held or hand, key=cheap.__getitem__)]
 
 
 def _follow_several(v, state, ctx, sides, seat, shape):
@@ -223,7 +235,8 @@ def _feed(v, ctx, shape, hand):
     """The legal follow with the most points, trumps kept while other cards are left."""
     cls = ctx.cls
     held = [c for c in hand if cls[c] == shape.cls]
-    key = lambda c: (cls[c] == TRUMP, -POINTS[c], lose_cost(ctx, [c]))  # noqa: E731
+    cost = _costs(ctx)[0]
+    key = lambda c: (cls[c] == TRUMP, -POINTS[c], cost[c])  # noqa: E731
     if len(held) > shape.n:
         pool = counts_of(held)
         return v.build_follow(ctx, shape, pool, v.best_follow_key(ctx, shape, pool), key)
@@ -237,6 +250,7 @@ def _lead(state, ctx, sides, seat):
     holds the top of, else the cheapest card of the shortest plain suit, else the cheapest
     trump."""
     cls, rank = ctx.cls, ctx.rank
+    cost = _costs(ctx)[0]
     hand = state["hands"][seat]
     ours = sides[seat]
     top = {}  # class -> (rank, side) of the highest card the other seats hold
@@ -275,8 +289,8 @@ def _lead(state, ctx, sides, seat):
     feed = [c for c in hand
             if cls[c] != TRUMP and cls[c] in top and top[cls[c]][1] and cls[c] not in ruffable]
     if feed:
-        return [min(feed, key=lambda c: lose_cost(ctx, [c]))]
+        return [min(feed, key=cost.__getitem__)]
     plain = [c for c in hand if cls[c] != TRUMP]
     if plain:
-        return [min(plain, key=lambda c: (POINTS[c] > 0, length[cls[c]], lose_cost(ctx, [c])))]
-    return [min(hand, key=lambda c: lose_cost(ctx, [c]))]
+        return [min(plain, key=lambda c: (POINTS[c] > 0, length[cls[c]], cost[c]))]
+    return [min(hand, key=cost.__getitem__)]
