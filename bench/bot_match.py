@@ -2,7 +2,7 @@
 
     python bench/bot_match.py --variant classic --deals 100 [--bot easy|normal|hard]
                               [--opponents random|heuristic] [--budget-ms 100] [--jobs 1]
-                              [--seed S]
+                              [--seed S] [--rollouts N]
 
 Seats 0 and 2 play the bot of ``--bot`` (``games.engine.strength.bot_decide``; default
 hard, the search bot), seats 1 and 3 the ``--opponents``: ``random`` plays uniformly
@@ -23,6 +23,12 @@ see ``bots_won``) with its 95 % confidence interval, the bot's decision time (me
 decision, with the share searched and the share where the search overruled the policy)
 and the hands per second. The confidence interval treats deals as the independent
 units (both hands of a deal share its cards).
+
+``--rollouts N`` bounds each search by N rollouts instead of a time budget (the budget is
+then ignored): the result depends on the seed and the code alone, not on the machine's
+load, so two runs of different code on the same seed are a paired A/B comparison.
+``--out FILE`` writes one line per deal, ``deal won total`` (the bots' gain and everyone's
+over its two hands), for comparing two runs deal by deal.
 """
 
 import argparse
@@ -88,16 +94,18 @@ def share_interval(pairs):
 
 def print_times(decisions):
     """Median and p95 decision ms, overall, searched only and per kind; the share searched
-    (the rest: a forced move or a settled choice without rollouts) and overruled."""
+    (the rest: a forced move or a settled choice without rollouts), overruled, and the
+    mean rollouts per decision."""
 
     def line(label, rows):
         ms = sorted(r[0] * 1000 for r in rows)
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
         searched = sum(1 for r in rows if r[2])
         overruled = sum(1 for r in rows if r[3])
+        done = sum(r[4] for r in rows) / len(rows)
         print(f"  {label:<9} {len(rows):6d} decisions, median {statistics.median(ms):6.1f} ms, "
               f"p95 {p95:6.1f} ms, max {ms[-1]:6.1f} ms, searched {searched / len(rows):6.1%}, "
-              f"policy overruled {overruled / len(rows):5.1%}")
+              f"policy overruled {overruled / len(rows):5.1%}, {done:5.1f} rollouts")
 
     print("bot decisions:")
     line("all", decisions)
@@ -111,8 +119,9 @@ def print_times(decisions):
 class Table:
     """One hand's players: the bot of ``level`` in ``bots``, opponents elsewhere."""
 
-    def __init__(self, machine, bots, level, budget_ms, opponent, seed):
+    def __init__(self, machine, bots, level, budget_ms, opponent, seed, rollouts=None):
         self.machine = machine
+        self.rollouts = rollouts
         self.bots = bots
         self.level = level
         self.budget_ms = budget_ms
@@ -126,11 +135,13 @@ class Table:
             return self.opponent(self.machine, state, seat, self.rng)
         start = time.perf_counter()
         info = {}
-        action = bot_decide(state, seat, level=self.level, seed=self.seed, budget_ms=self.budget_ms,
-                            info=info)
+        budget = None if self.rollouts is not None else self.budget_ms
+        action = bot_decide(state, seat, level=self.level, seed=self.seed, budget_ms=budget,
+                            rollouts=self.rollouts, info=info)
         if action is not None:
             self.times.append((time.perf_counter() - start, decision_kind(state),
-                               info.get("searched", False), info.get("overruled", False)))
+                               info.get("searched", False), info.get("overruled", False),
+                               info.get("rollouts", 0)))
         return action
 
     def offer_declarations(self, state, rounds):
@@ -185,14 +196,14 @@ def bots_won(variant_id, bots, dealer, result):
 
 def play_deal(job):
     """Both hands of one duplicate deal: (bots' gain, total, decision times)."""
-    variant, seed, deal, level, budget_ms, opponents = job
+    variant, seed, deal, level, budget_ms, opponents, rollouts = job
     machine = machine_for(variant)
     won = total = 0
     times = []
     for bots in ((0, 2), (1, 3)):
         deal_seed = f"{seed}:{deal}"
         table = Table(machine, bots, level, budget_ms, OPPONENTS[opponents],
-                      f"{deal_seed}:{bots[0]}")
+                      f"{deal_seed}:{bots[0]}", rollouts)
         state = table.play_hand(machine.new_match(deal_seed))
         b, t = bots_won(variant, bots, state["dealer"], state["result"])
         won += b
@@ -212,12 +223,15 @@ def main(argv=None):
     ap.add_argument("--opponents", choices=sorted(OPPONENTS), default="random")
     ap.add_argument("--budget-ms", type=float, default=-1,
                     help="search budget per decision (default: the level's own)")
+    ap.add_argument("--rollouts", type=int, default=None,
+                    help="rollouts per decision instead of a time budget (deterministic A/B)")
     ap.add_argument("--jobs", type=int, default=1, help="processes")
     ap.add_argument("--progress", type=int, default=0,
                     help="print the share so far every this many deals (long runs)")
+    ap.add_argument("--out", default=None, help="write 'deal won total' per deal to this file")
     args = ap.parse_args(argv)
     deals = args.deals if args.deals is not None else (args.hands + 1) // 2 if args.hands else 50
-    jobs = [(args.variant, args.seed, d, args.bot, args.budget_ms, args.opponents)
+    jobs = [(args.variant, args.seed, d, args.bot, args.budget_ms, args.opponents, args.rollouts)
             for d in range(deals)]
     start = time.perf_counter()
     results = []
@@ -230,12 +244,19 @@ def main(argv=None):
                 print(f"after {len(results)} deals: {share:.1%} ± {half:.1%}, "
                       f"{time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
+    if args.out:
+        with open(args.out, "w") as f:
+            for d, r in enumerate(results):
+                f.write(f"{d} {r[0]} {r[1]}\n")
     won = sum(r[0] for r in results)
     total = sum(r[1] for r in results)
     decisions = [t for r in results for t in r[2]]
     share, half = share_interval([(r[0], r[1]) for r in results])
     unit = "settled points" if args.variant == "point_bid" else "levels"
-    budget = "level default" if args.budget_ms == -1 else f"{args.budget_ms:g} ms"
+    budget = ("level default" if args.budget_ms == -1 else f"{args.budget_ms:g} ms")
+    if args.rollouts is not None:
+        budget = f"{args.rollouts} rollouts"
+
     print(f"variant {args.variant}: {deals} duplicate deals ({2 * deals} hands), seed {args.seed}, "
           f"bot {args.bot} (budget {budget}) vs {args.opponents}, {args.jobs} job(s)")
     print(f"bots' share of {unit} won: {share:.1%} ({won} of {total}), 95 % CI "

@@ -8,16 +8,19 @@
    only: where the table sees just a declaration's size, the policy declares); surrender
    and a few burials (the policy's, emptying each short plain suit, the cheapest cards);
    for a lead the policy's, the throws certain to stand, and per class the highest unit
-   and the cheapest single; for a follow, the legal plays the policy weighs (all of them
-   when few). At most ``width``; a forced move returns at once.
+   and the cheapest single; for a follow, of the legal plays the policy weighs (all of
+   them when few) the cheapest, the cheapest winner, the most points and the strongest
+   winner before the next cheapest ones. At most ``width``; a forced move returns at once.
 2. **Deals**: ``belief.Belief`` draws deals of the unseen cards consistent with what the
    seat saw (never the real hidden cards).
 3. **Rollouts**: each candidate is played on the same deals (so luck of the deal cancels
    between candidates) to the end of the hand by the policy (``rollout``), and scored by
    the hand's outcome for the seat's side: levels (kitty included) or point_bid's points.
 4. **Choice**: the policy's choice stands unless another candidate beats it on the same
-   deals by more than ``MARGIN`` and by more than the standard error of the differences,
-   over at least ``MIN_ROUNDS`` deals (a few rollouts are noisy; the policy is sound).
+   deals by more than ``MARGIN`` and by more than ``OVERRULE`` standard errors of the
+   differences, over at least ``MIN_ROUNDS`` deals (a few rollouts are noisy, and with one
+   standard error, of four alternatives as good as the policy one overruled it about half
+   the time; the policy is sound).
 5. **Stopping early** (a sequential test; the budget is a cap, not a target): from the
    ``MIN_ROUNDS``-th round on, a candidate that another beats on the same deals by more
    than ``SETTLED`` paired standard errors past its bar (``MARGIN`` to overrule the
@@ -57,6 +60,7 @@ MIN_ROUNDS = 3  # deals every candidate is tried on before the policy's choice i
 # Paired standard errors by which one candidate must beat another (past its bar) for the
 # loser to get no more rollouts: a decision whose candidates all fell is settled early.
 SETTLED = 2.0
+OVERRULE = 2.0  # paired standard errors by which a candidate must beat the policy's to be played
 FAILED = -10.0  # in levels: a candidate the sampled deal refuses (never chosen)
 # Seconds one rollout took lately, by _cost_key: how many candidates the budget can afford.
 _COST = {}
@@ -161,8 +165,8 @@ def _survivors(rows, alive):
 
 def _choice(rows, alive):
     """The candidate to play among those ``alive``: the policy's (index 0) unless another
-    beats it, on the same deals, by more than MARGIN and more than the paired differences'
-    standard error (a few rollouts are noisy; the policy is the sound default), over at
+    beats it, on the same deals, by more than MARGIN and more than OVERRULE paired standard
+    errors of the differences (a few rollouts are noisy; the policy is the sound default), over at
     least MIN_ROUNDS deals; without the policy, the best on average."""
     if len(rows) < MIN_ROUNDS:
         return 0
@@ -173,7 +177,7 @@ def _choice(rows, alive):
     best, best_mean = 0, 0.0
     for i in alive[1:]:
         mean, se = _paired(rows, i, 0)
-        if mean > MARGIN and mean > se and mean > best_mean:
+        if mean > MARGIN and mean > OVERRULE * se and mean > best_mean:
             best, best_mean = i, mean
     return best
 
@@ -334,7 +338,10 @@ def _follows(k, policy_cards):
     cheap = sorted(cands, key=lambda q: (lose_cost(ctx, q), sorted(q)))
     winners = [q for q in cheap if wins(q)]
     feeds = sorted(cands, key=lambda q: (-sum(POINTS[c] for c in q), lose_cost(ctx, q), sorted(q)))
+    # One of each kind first (the width cuts the list): the cheapest, the cheapest winner,
+    # the most points, the strongest winner; then the next cheapest plays and winners.
     out = [policy_cards]
-    for group in (cheap[:2], winners[:2], feeds[:1], winners[-1:], cheap[2:]):
+    for group in (cheap[:1], winners[:1], feeds[:1], winners[-1:], cheap[1:2], winners[1:2],
+                  cheap[2:]):
         out += group
     return out

@@ -227,6 +227,18 @@ def test_a_noisy_race_keeps_everyone():
     assert _choice(rows, [0, 1]) == 0  # and the policy stands
 
 
+def test_a_lead_of_under_two_standard_errors_keeps_the_policy():
+    """A candidate ahead of the policy by about one paired standard error (and far past the
+    margin) is not played: of four noisy alternatives, one is that far ahead by chance alone
+    about half the time. Ahead by more than two, it is."""
+    diffs = (0.0, 1.0, 0.2, 0.8, 0.1, 0.9)  # mean 0.5, paired SE ~0.18: ~2.7 SE
+    rows = [{0: 0.0, 1: d} for d in diffs]
+    assert _choice(rows, [0, 1]) == 1
+    wide = (0.0, 2.0, -0.6, 1.6, -0.4, 0.4)  # mean 0.5, SE ~0.44: ~1.1 SE
+    rows = [{0: 0.0, 1: d} for d in wide]
+    assert _choice(rows, [0, 1]) == 0
+
+
 def test_the_policy_falls_only_past_the_margin():
     rows = [{0: 0.0, 1: MARGIN / 2} for _ in range(5)]
     assert _survivors(rows, [0, 1]) == [0]
