@@ -30,21 +30,32 @@ from django.db.models.query import get_related_populators
 _PROBE = 2_000_000_011
 
 
-class PreparedRead:
-    """``read(key)``: the model instances of ``make(key)``, a queryset whose SQL takes the
-    key as its one parameter (a filter on it, select_related, select_for_update and
-    order_by as wanted; no annotations, no prefetch)."""
+class _Prepared:
+    """A queryset ``make(key)`` compiled once per thread and database (``_compile``)."""
 
     def __init__(self, make):
         self.make = make
         self.local = threading.local()
 
-    def __call__(self, key, using=DEFAULT_DB_ALIAS):
+    def _plan(self, using):
         connection = connections[using]
         plan = getattr(self.local, using, None)
         if plan is None or plan[0] is not connection:
             plan = self._compile(using, connection)
             setattr(self.local, using, plan)
+        return connection, plan
+
+    def _compile(self, using, connection):
+        raise NotImplementedError
+
+
+class PreparedRead(_Prepared):
+    """``read(key)``: the model instances of ``make(key)``, a queryset whose SQL takes the
+    key as its one parameter (a filter on it, select_related, select_for_update and
+    order_by as wanted; no annotations, no prefetch)."""
+
+    def __call__(self, key, using=DEFAULT_DB_ALIAS):
+        connection, plan = self._plan(using)
         _, sql, compiler, converters, model, init_list, end, populators = plan
         with connection.cursor() as cursor:
             cursor.execute(sql, (key,))
@@ -78,29 +89,23 @@ class PreparedRead:
                 get_related_populators(klass_info, select, using))
 
 
-class PreparedValue:
+class PreparedValue(_Prepared):
     """``read(key)``: the one value of ``make(key)``, a ``values_list(field, flat=True)``
     queryset whose SQL takes the key as its one parameter, or None when it finds no row
     (a value that needs no converter: an integer, a string)."""
 
-    def __init__(self, make):
-        self.make = make
-        self.local = threading.local()
-
     def __call__(self, key, using=DEFAULT_DB_ALIAS):
-        connection = connections[using]
-        plan = getattr(self.local, using, None)
-        if plan is None or plan[0] is not connection:
-            queryset = self.make(_PROBE).using(using)
-            sql, params = queryset.query.get_compiler(using=using).as_sql()
-            if list(params) != [_PROBE]:
-                raise ValueError(f"a prepared read takes its key as its one parameter: {params}")
-            plan = (connection, sql)
-            setattr(self.local, using, plan)
+        connection, plan = self._plan(using)
         with connection.cursor() as cursor:
             cursor.execute(plan[1], (key,))
             row = cursor.fetchone()
         return None if row is None else row[0]
+
+    def _compile(self, using, connection):
+        sql, params = self.make(_PROBE).using(using).query.get_compiler(using=using).as_sql()
+        if list(params) != [_PROBE]:
+            raise ValueError(f"a prepared read takes its key as its one parameter: {params}")
+        return connection, sql
 
 
 _sql_cache = threading.local()

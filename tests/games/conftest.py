@@ -72,13 +72,45 @@ def play_to_bury(table, users):
     return game_of(table).state
 
 
-def act_lowest(table, users):
-    """The seat to act plays as 托管 would, through the service as that player."""
+def lowest_play(table, users):
+    """The next play as 托管 would make it, through the service as that player: a call that
+    makes it, everything it needs read already (so a test can count what the play costs)."""
     game = game_of(table)
     state = game.state
     seat = state["turn"]
     action = machine_for(state["variant"]).auto_action(state, seat)
-    game_apply_action(table_id=table.pk, user=users[seat], action=action, version=game.version)
+    return lambda: game_apply_action(table_id=table.pk, user=users[seat], action=action,
+                                     version=game.version)
+
+
+def act_lowest(table, users):
+    """The seat to act plays as 托管 would, through the service as that player."""
+    lowest_play(table, users)()
+
+
+def timer_firing(table):
+    """A call that fires the table's timer at its current version (read already)."""
+    game = game_of(table)
+    return lambda: game_timer_fire(table_id=table.pk, version=game.version)
+
+
+def to_play(table, users):
+    """Start a hand and play it to its first lead: the dealer has buried."""
+    start_hand(table, users)
+    play_to_bury(table, users)
+    while game_of(table).state["phase"] == "bury":
+        act_lowest(table, users)
+
+
+def statements_of(act):
+    """The SQL statements `act()` sends, by their first word, without the savepoints of a
+    test's own transaction (a service's transaction is the outermost in production)."""
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        act()
+    return [q["sql"].split(" ")[0] for q in queries.captured_queries
+            if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
 
 
 @pytest.fixture
@@ -89,6 +121,8 @@ def helpers():
     h = H()
     h.game_of, h.fire, h.start_hand = game_of, fire, start_hand
     h.play_to_bury, h.act_lowest = play_to_bury, act_lowest
+    h.to_play, h.statements_of = to_play, statements_of
+    h.lowest_play, h.timer_firing = lowest_play, timer_firing
     return h
 
 

@@ -10,9 +10,7 @@ import sqlite3
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
-from games.engine.registry import machine_for
 from games.models import GameState
 from games.rowcache import rows_forget_all, rows_keep, rows_take
 from games.services import ActionError, game_apply_action
@@ -30,23 +28,13 @@ def _nothing_kept():
 
 def _in_play(seated_table, helpers):
     table, users = seated_table()
-    helpers.start_hand(table, users)
-    helpers.play_to_bury(table, users)
-    while helpers.game_of(table).state["phase"] == "bury":
-        helpers.act_lowest(table, users)
+    helpers.to_play(table, users)
     return table, users
 
 
 def _play_lowest(helpers, table, users):
     """One play as 托管 would make it; returns the statements it sent."""
-    game = helpers.game_of(table)
-    seat = game.state["turn"]
-    action = machine_for(game.state["variant"]).auto_action(game.state, seat)
-    with CaptureQueriesContext(connection) as queries:
-        game_apply_action(table_id=table.pk, user=users[seat], action=action,
-                          version=game.version)
-    return [q["sql"].split(" ")[0] for q in queries.captured_queries
-            if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    return helpers.statements_of(helpers.lowest_play(table, users))
 
 
 @pytest.mark.django_db(transaction=True)
