@@ -33,6 +33,15 @@ boundaries, ready, bury, or the plays).
 
     .venv/bin/python bench/load_tables.py --pace 2 --tables 100 --ramp 100 --max-tables 1500
 
+With --open PACE both in one run: the closed loop's tables and echo, then the open-loop ramp
+at that pace from --open-tables tables on, on the same server:
+
+    .venv/bin/python bench/load_tables.py --tables 50 --open 2 --open-tables 250 --ramp 50
+
+--sticky (with several --url servers) puts every socket of a table, or of an echo group, on
+one server, as a proxy routing by the table's URL does (platform/SCALING.md, "Proxy"); by
+default a table's seats alternate between the servers.
+
 With --echo the same ramp runs groups of four ping sockets instead of tables (each socket
 pings that long after the last ping reached all four): how many the bare transport holds at
 that pace on this machine, the ceiling of the tables' figure. Without --pace, --echo runs
@@ -751,6 +760,11 @@ def main():
     parser.add_argument("--bots", choices=("easy", "normal", "hard"),
                         help="tables of one client and three bots of this level: how late "
                              "the bots act against their timers' deadlines")
+    parser.add_argument("--open", type=float, metavar="PACE",
+                        help="after the closed loop's tables and echo, the open loop at this "
+                             "pace in the same run (tables from --open-tables, --ramp at a time)")
+    parser.add_argument("--open-tables", type=int, default=100,
+                        help="the first step of --open")
     parser.add_argument("--sticky", action="store_true",
                         help="with several --url servers: all four sockets of a table (or of an "
                              "echo group) on one server, as a proxy routing by the table's URL "
@@ -791,16 +805,7 @@ def main():
                   f"; refusals {stats.errors}; closed {stats.closed}", flush=True)
             return
         if args.pace is not None:
-            batches = iter(range(10**6))
-
-            def add_units(n):
-                if args.echo:
-                    return make_echo_users(n, f"{tag}-{next(batches)}")
-                return make_players(n, f"{tag}-{next(batches)}", echo=False)[0]
-
-            held = asyncio.run(run_open(servers, add_units, args))
-            print(f"held {held} {'echo groups' if args.echo else 'tables'} at a pace of {args.pace} s per action "
-                  f"(p99 <= {args.p99_limit:.0f} ms, nothing lost)", flush=True)
+            open_loop(servers, tag, args)
             return
         if args.echo:  # the echo alone, closed loop
             echo_stats, echo_elapsed = asyncio.run(run_echo(
@@ -821,9 +826,30 @@ def main():
         echo_stats, echo_elapsed = asyncio.run(
             run_echo(servers, echo, args.seconds, min(args.warmup, 3)))
         print(echo_stats.report(f"echo baseline (N={args.tables})", echo_elapsed), flush=True)
+        if args.open is not None:
+            # The open loop after the closed one, on the same server: new tables from
+            # --open-tables on, the closed loop's tables idle (their sockets are closed).
+            time.sleep(10)
+            open_loop(servers, f"{tag}-open", argparse.Namespace(
+                **{**vars(args), "pace": args.open, "tables": args.open_tables, "echo": False}))
     finally:
         if platform is not None:
             platform_stop(platform)
+
+
+def open_loop(servers, tag, args):
+    """The --pace ramp; prints and returns the number of tables (or echo groups) held."""
+    batches = iter(range(10**6))
+
+    def add_units(n):
+        if args.echo:
+            return make_echo_users(n, f"{tag}-{next(batches)}")
+        return make_players(n, f"{tag}-{next(batches)}", echo=False)[0]
+
+    held = asyncio.run(run_open(servers, add_units, args))
+    print(f"held {held} {'echo groups' if args.echo else 'tables'} at a pace of {args.pace} s per "
+          f"action (p99 <= {args.p99_limit:.0f} ms, nothing lost)", flush=True)
+    return held
 
 
 if __name__ == "__main__":
