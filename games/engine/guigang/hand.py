@@ -37,13 +37,13 @@ def pick(items, rng):
 
 
 class GuigangMachine(FourDeckFamilyMachine):
-    def played_event(self, ctx, trick, seat, cards, shown):
+    def played_event(self, ctx, lead, seat, cards, shown):
         """Names a bomb (§5.4: 4 identical cards, or a tractor of them) played as a unit
         that takes part in the trick (§5.7: the lead, or one unit of the led class or of
         trump); four identical cards discarded on another suit are no bomb."""
-        event = super().played_event(ctx, trick, seat, cards, shown)
+        event = super().played_event(ctx, lead, seat, cards, shown)
         if len(cards) >= 4:
-            led = ctx.cls[trick["shape_cards"][0]]
+            led = ctx.cls[lead[0]]
             strength = self.variant.play_strength(ctx, led, cards)
             if strength is not None and strength[0] == 4:
                 event["bomb"] = True
