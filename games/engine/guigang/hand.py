@@ -9,6 +9,7 @@ declared and how many 10s until the window closes (P11); then the trump is shown
 
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
+from ..draws import choice
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import TEN, cheapest_follow
@@ -119,11 +120,14 @@ class GuigangMachine(FourDeckFamilyMachine):
             c = pick(hand, rng)
             if cls[c] == led:
                 return [c]
-        cards = bytearray(hand)
-        suit = list(cards.translate(None, ctx.outside[led]))
+        cards = bytes(hand)
+        suit = cards.translate(None, ctx.outside[led])
         if len(suit) > 1:
             return [pick(suit, rng)]
-        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+        if suit:
+            return [suit[0]]
+        # rng.sample(the others, 1) draws one index below their number, as choice does.
+        return [choice(rng, cards.translate(None, ctx.inside[led]))]
 
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built structurally from a random order of the cards (the generic
