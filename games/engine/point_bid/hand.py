@@ -198,12 +198,12 @@ class PointBidMachine(HandMachine):
         self._disclose(state, events)
 
     def _play(self, state, action, events):
-        seat = action.get("seat")
         super()._play(state, action, events)
         # Only a seat that just played a trump can have run out of trumps.
+        seat = action["seat"]
         if state["phase"] == "play" and seat not in state["void_announced"]:
             played = (state["trick"]["plays"] or state["tricks"][-1]["plays"])[-1]
-            trumps = self.context(state).members[TRUMP]
+            trumps = self._contexts[state["level"], state["trump"]].members[TRUMP]  # built by the play
             if not trumps.isdisjoint(played) and trumps.isdisjoint(state["hands"][seat]):
                 self._disclose(state, events)
 
