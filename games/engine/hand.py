@@ -78,12 +78,10 @@ class HandMachine:
             or type(self).random_single is not HandMachine.random_single
         )
         # The draws random_play makes, without the hook's own call where it is the shared one.
-        self._draw_lead = (
-            partial(random_lead, variant) if type(self).random_lead is HandMachine.random_lead else self.random_lead
-        )
-        self._draw_single = (
-            random_single if type(self).random_single is HandMachine.random_single else self.random_single
-        )
+        shared = type(self).random_lead is HandMachine.random_lead
+        self._draw_lead = partial(random_lead, variant) if shared else self.random_lead
+        shared = type(self).random_single is HandMachine.random_single
+        self._draw_single = random_single if shared else self.random_single
         self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
             "deal": self._deal,
@@ -619,7 +617,8 @@ class HandMachine:
         if pts and self.defends(state, winner):
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
-        state["tricks"] = [*state["tricks"], {"leader": leader, "plays": plays, "winner": winner, "points": pts}]
+        won = {"leader": leader, "plays": plays, "winner": winner, "points": pts}
+        state["tricks"] = [*state["tricks"], won]
         events.append({"type": "trick_won", "to": None, "seat": winner, "points": pts, "defender_points": state["points"]})
         if state["hands"][winner]:
             state["trick"] = {"leader": winner, "plays": [], "shape_cards": None}

@@ -203,7 +203,8 @@ class PointBidMachine(HandMachine):
         seat = action["seat"]
         if state["phase"] == "play" and seat not in state["void_announced"]:
             played = (state["trick"]["plays"] or state["tricks"][-1]["plays"])[-1]
-            trumps = self._contexts[state["level"], state["trump"]].members[TRUMP]  # built by the play
+            # The play looked its context up (and built it if need be): read it from the cache.
+            trumps = self._contexts[state["level"], state["trump"]].members[TRUMP]
             if not trumps.isdisjoint(played) and trumps.isdisjoint(state["hands"][seat]):
                 self._disclose(state, events)
 
