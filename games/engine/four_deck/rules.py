@@ -135,7 +135,10 @@ class BlockSearch:
 
 def unit_cost(unit, cost):
     """Cheapness of a unit: its dearest card first (lower is cheaper)."""
-    return sorted((cost(c) for c in unit.cards), reverse=True)
+    cards = unit[2]
+    if len(cards) == 1:  # a group: nothing to sort
+        return [cost(cards[0])]
+    return sorted(map(cost, cards), reverse=True)
 
 
 def follow_key(ctx, counts, n, lead_copies):

@@ -53,7 +53,10 @@ def has_one_unit(ctx, counts, n):
 
 
 def _cost(key, unit):
-    return sorted((key(c) for c in unit[2]), reverse=True)
+    cards = unit[2]
+    if len(cards) == 1:  # a group: nothing to sort
+        return [key(cards[0])]
+    return sorted(map(key, cards), reverse=True)
 
 
 def tractor_structure(ctx, counts, n, key=None):
