@@ -24,7 +24,7 @@ class Chain:
 class TrumpContext:
     __slots__ = (
         "variant", "level", "trump", "cls", "rank", "chains", "pos", "hand_key", "members",
-        "outside", "inside", "single_keys",
+        "outside", "inside", "single_keys", "above",
     )
 
     def __init__(self, variant, level, trump, cls, rank, chains):
@@ -59,6 +59,18 @@ class TrumpContext:
                     assert pos[c] is None, f"card {c} in two chains"
                     pos[c] = (ci, si)
         self.pos = tuple(pos)
+        # Per card, the identities of the next slot of its chain (none at a linear chain's
+        # top or outside every chain): a tractor needs two such neighbours held, which most
+        # hands do not hold, so counting tractors first asks this.
+        above = [frozenset()] * N_IDENTITIES
+        for chain in self.chains:
+            slots = chain.slots
+            for si, slot in enumerate(slots):
+                if si + 1 < len(slots) or chain.cyclic:
+                    nxt = frozenset(slots[(si + 1) % len(slots)])
+                    for c in slot:
+                        above[c] = nxt
+        self.above = tuple(above)
         # Display order of a hand: trumps together first, then suits; high to low.
         self.hand_key = tuple(
             (0 if k == TRUMP else 1 + k, -r, order) for k, r, order in zip(cls, rank, SORT_KEY)

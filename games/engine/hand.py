@@ -40,6 +40,7 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 """
 
 import random
+from functools import partial
 
 from .cards import (
     POINTS,
@@ -76,6 +77,11 @@ class HandMachine:
             type(self).random_follow is HandMachine.random_follow
             or type(self).random_single is not HandMachine.random_single
         )
+        # The draws random_play makes, without the hook's own call where it is the shared one.
+        shared = type(self).random_lead is HandMachine.random_lead
+        self._draw_lead = partial(random_lead, variant) if shared else self.random_lead
+        shared = type(self).random_single is HandMachine.random_single
+        self._draw_single = random_single if shared else self.random_single
         self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
             "deal": self._deal,
@@ -243,15 +249,12 @@ class HandMachine:
         seat = action.get("seat")
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise RuleError("bad_seat", "seat must be 0-3")
-        # The copy the handler may change: the top level, the list of hands and the current
-        # trick are its own; every list inside (each hand, the declarations, the tricks) is
+        # The copy the handler may change: the top level and the list of hands are its own;
+        # everything inside (each hand, the current trick, the declarations, the tricks) is
         # shared with the input, so a handler replaces it and never changes it in place
-        # (copy on write: a play copies one hand, not four).
+        # (copy on write: a play copies one hand, not four, and builds the trick anew).
         s = dict(state)
         s["hands"] = list(state["hands"])
-        trick = state.get("trick")
-        if trick:
-            s["trick"] = dict(trick)
         events = []
         handler(s, action, events)
         return s, events
@@ -520,7 +523,7 @@ class HandMachine:
                     cards, shape = self._throw(state, ctx, seat, cards, events)
                     if cards is not thrown:  # a failed throw plays part of it
                         rest = remove_cards(hand, cards)
-            trick["shape_cards"] = cards
+            lead = cards
         else:
             lead = trick["shape_cards"]
             if len(cards) == 1 and len(lead) == 1 and self._suit_rule_for_singles:
@@ -536,21 +539,23 @@ class HandMachine:
                 if not v.is_legal_follow(ctx, shape, hand, cards):
                     raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
         hands[seat] = rest
-        plays = trick["plays"] = plays + [cards]
+        plays = [*plays, cards]
         # A single's token at once: most plays are singles, and a call costs more than this.
         shown = [TOKENS[cards[0]]] if len(cards) == 1 else format_cards(cards)
         if self._plain_played_event:
             events.append({"type": "played", "to": None, "seat": seat, "cards": shown})
         else:
-            events.append(self.played_event(ctx, trick, seat, cards, shown))
+            events.append(self.played_event(ctx, lead, seat, cards, shown))
         if len(plays) < 4:
+            state["trick"] = {"leader": trick["leader"], "plays": plays, "shape_cards": lead}
             state["turn"] = (seat + 1) % 4
             return
-        self._finish_trick(state, ctx, shape, events)
+        self._finish_trick(state, ctx, trick["leader"], plays, lead, shape, events)
 
-    def played_event(self, ctx, trick, seat, cards, shown):
-        """*hook*: the public ``played`` event; a variant adds what the page names of the
-        play (guigang's bombs), so the page holds no rules of its own."""
+    def played_event(self, ctx, lead, seat, cards, shown):
+        """*hook*: the public ``played`` event (``lead``: the trick's first play); a variant
+        adds what the page names of the play (guigang's bombs), so the page holds no rules
+        of its own."""
         return {"type": "played", "to": None, "seat": seat, "cards": shown}
 
     def _throw(self, state, ctx, seat, cards, events):
@@ -584,14 +589,12 @@ class HandMachine:
             return f"you must follow with pairs of {suit} where you hold them"
         return f"you must follow with {suit} while you hold it"
 
-    def _finish_trick(self, state, ctx, shape, events):
-        """Score the trick just completed; ``shape`` None is a trick of singles, whose
-        winner is the first of the strongest (``Variant.singles_by_strength``) and whose
-        shape is looked up only if it ends the hand."""
+    def _finish_trick(self, state, ctx, leader, plays, lead, shape, events):
+        """Score the trick just completed (its ``plays`` from ``leader``, ``lead`` the first);
+        ``shape`` None is a trick of singles, whose winner is the first of the strongest
+        (``Variant.singles_by_strength``) and whose shape is looked up only if it ends the
+        hand."""
         v = self.variant
-        trick = state["trick"]
-        leader = trick["leader"]
-        plays = trick["plays"]
         if shape is None and v.singles_by_strength:
             (a,), (b,), (c,), (d,) = plays
             keys = ctx.single_keys[ctx.cls[a]]
@@ -607,14 +610,15 @@ class HandMachine:
             pts = POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
         else:
             if shape is None:
-                shape = v.lead_shape(ctx, trick["shape_cards"])
+                shape = v.lead_shape(ctx, lead)
             winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
             cards = [c for p in plays for c in p]
             pts = sum([POINTS[c] for c in cards])
         if pts and self.defends(state, winner):
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
-        state["tricks"] = state["tricks"] + [{"leader": leader, "plays": plays, "winner": winner, "points": pts}]
+        won = {"leader": leader, "plays": plays, "winner": winner, "points": pts}
+        state["tricks"] = [*state["tricks"], won]
         events.append({"type": "trick_won", "to": None, "seat": winner, "points": pts, "defender_points": state["points"]})
         if state["hands"][winner]:
             state["trick"] = {"leader": winner, "plays": [], "shape_cards": None}
@@ -623,7 +627,7 @@ class HandMachine:
         state["trick"] = None
         state["turn"] = None
         if shape is None:
-            shape = v.lead_shape(ctx, trick["shape_cards"])
+            shape = v.lead_shape(ctx, lead)
         result = self.hand_result(state, winner, shape.units)
         self._end(state, result, events)
 
@@ -697,10 +701,10 @@ class HandMachine:
         trick = state["trick"]
         hand = state["hands"][seat]
         if not trick["plays"]:
-            return self.random_lead(ctx, hand, rng)
+            return self._draw_lead(ctx, hand, rng)
         lead = trick["shape_cards"]
         if len(lead) == 1 and self._random_singles:
-            return self.random_single(ctx, ctx.cls[lead[0]], hand, rng)
+            return self._draw_single(ctx, ctx.cls[lead[0]], hand, rng)
         return self.random_follow(ctx, self.variant.lead_shape(ctx, lead), hand, rng)
 
     def random_lead(self, ctx, hand, rng):

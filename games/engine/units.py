@@ -82,6 +82,12 @@ def tractor_count(ctx, counts, copies):
     held = [c for c, k in counts.items() if k >= copies]
     if len(held) < 2:
         return 0
+    above = ctx.above
+    for c in held:
+        if not above[c].isdisjoint(held):
+            break
+    else:
+        return 0  # no two held groups are neighbours in a chain
     pos = ctx.pos
     by_chain = {}
     for c in held:

@@ -42,38 +42,43 @@ def random_lead(ctx, hand, rng):
 def run_weight(ctx, counts):
     """Σ (scarcest copies − 1) over ``tractors(ctx, counts, 2)``: the tractors of every
     copies ≥ 2 in ``counts``, counted over the same spans without building them (one
-    identity per slot, as in every four_deck chain)."""
-    pos = ctx.pos
-    by_chain = {}
-    for c, k in counts.items():
-        if k >= 2:
-            p = pos[c]
-            if p is not None:
-                by_chain.setdefault(p[0], {})[p[1]] = k
+    identity per slot, as in every four_deck chain): from each group, a walk up its chain
+    while the next card is held twice or more."""
+    up, cycle_starts = _chain_steps(ctx)
     total = 0
-    for ci, held in by_chain.items():
-        if len(held) < 2:
+    for start, low in counts.items():
+        if low < 2:
             continue
-        chain = ctx.chains[ci]
-        n = len(chain.slots)
-        if chain.cyclic and len(held) == n:
-            # A full cycle: every span of 2..n-1 slots from each start, the whole cycle once.
-            for start in range(n):
-                low = held[start]
-                for size in range(2, n + (start == 0)):
-                    low = min(low, held[(start + size - 1) % n])
-                    total += low - 1
-            continue
-        for start, low in held.items():
-            size = 1
-            while size < n and (chain.cyclic or start + size < n):
-                k = held.get((start + size) % n)
-                if k is None:
-                    break
-                low = min(low, k)
-                total += low - 1
-                size += 1
+        c = up[start]
+        while c is not None:
+            k = counts.get(c, 0)
+            if k < 2:
+                break
+            if up[c] == start and start not in cycle_starts:
+                break  # a whole cycle is one tractor, counted from its first slot
+            if k < low:
+                low = k
+            total += low - 1
+            c = up[c]
+            if c == start:
+                break
     return total
+
+
+@lru_cache(maxsize=64)
+def _chain_steps(ctx):
+    """(per card, the card of the next slot of its chain or None; the first cards of the
+    cyclic chains): the steps ``run_weight`` walks (one identity per slot)."""
+    up = [None] * 54
+    starts = set()
+    for chain in ctx.chains:
+        slots = chain.slots
+        for si in range(len(slots) - (not chain.cyclic)):
+            (c,) = slots[si]
+            (up[c],) = slots[(si + 1) % len(slots)]
+        if chain.cyclic:
+            starts.add(slots[0][0])
+    return tuple(up), frozenset(starts)
 
 
 @lru_cache(maxsize=None)
@@ -141,11 +146,14 @@ class FourDeckMachine(FourDeckFamilyMachine):
     def random_single(self, ctx, led, hand, rng):
         """A card of the led class drawn from the hand's cards of it (copies count), else a
         random card of the hand."""
-        cards = bytearray(hand)
-        suit = list(cards.translate(None, ctx.outside[led]))
+        cards = bytes(hand)
+        suit = cards.translate(None, ctx.outside[led])
         if len(suit) > 1:
             return [choice(rng, suit)]
-        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+        if suit:
+            return [suit[0]]
+        # rng.sample(the others, 1) draws one index below their number, as choice does.
+        return [choice(rng, cards.translate(None, ctx.inside[led]))]
 
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built from a random order of the cards (the generic uniform

@@ -25,25 +25,25 @@ SIDE_TRUMP_TRACTOR = 3 * 2  # the 副主 tractor's key (3, 0), packed as face ×
 # --- units ------------------------------------------------------------------------------
 
 
-def unit_exists(ctx, counts, copies, n):
-    """True iff ``counts`` hold one unit of ``copies`` with exactly ``n`` cards."""
-    if n % copies:
+def unit_exists(ctx, counts, copies, n, most):
+    """True iff ``counts`` (whose largest group has ``most`` copies) hold one unit of
+    ``copies`` with exactly ``n`` cards."""
+    if n % copies or most < copies:
         return False
     length = n // copies
-    if length == 1:
-        return any(k >= copies for k in counts.values())
-    return has_tractor(ctx, counts, copies, length)
+    return length == 1 or has_tractor(ctx, counts, copies, length)
 
 
 def tier(ctx, counts, n, lead_copies):
     """Item 1 of §3.6, maximised over the ``n``-card subsets of ``counts``."""
     if n == 1:
         return SAME_OR_STRONGER
+    most = max(counts.values(), default=0)  # no unit has more copies than the largest group
     for copies in range(4, lead_copies - 1, -1):
-        if unit_exists(ctx, counts, copies, n):
+        if unit_exists(ctx, counts, copies, n, most):
             return SAME_OR_STRONGER
     for copies in range(lead_copies - 1, 1, -1):
-        if unit_exists(ctx, counts, copies, n):
+        if unit_exists(ctx, counts, copies, n, most):
             return copies
     return 0
 
@@ -51,8 +51,9 @@ def tier(ctx, counts, n, lead_copies):
 def rest_key(counts, room, triples_first):
     """Item 3 of §3.6: the best (triples, pairs) — or (pairs, triples) for short leads —
     that ``room`` cards taken from ``counts`` can hold (a triple also counts as a pair)."""
-    threes = sum(1 for k in counts.values() if k >= 3)
-    twos = sum(1 for k in counts.values() if k >= 2)
+    copies = list(counts.values())  # identities held twice or more, three times or more: in C
+    twos = len(copies) - copies.count(0) - copies.count(1)
+    threes = twos - copies.count(2)
     if triples_first:
         t = min(threes, room // 3)
         return t, t + min(twos - t, (room - 3 * t) // 2)
@@ -134,7 +135,10 @@ class BlockSearch:
 
 def unit_cost(unit, cost):
     """Cheapness of a unit: its dearest card first (lower is cheaper)."""
-    return sorted((cost(c) for c in unit.cards), reverse=True)
+    cards = unit[2]
+    if len(cards) == 1:  # a group: nothing to sort
+        return [cost(cards[0])]
+    return sorted(map(cost, cards), reverse=True)
 
 
 def follow_key(ctx, counts, n, lead_copies):

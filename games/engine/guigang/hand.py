@@ -9,6 +9,7 @@ declared and how many 10s until the window closes (P11); then the trump is shown
 
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP
+from ..draws import choice
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import TEN, cheapest_follow
@@ -37,13 +38,13 @@ def pick(items, rng):
 
 
 class GuigangMachine(FourDeckFamilyMachine):
-    def played_event(self, ctx, trick, seat, cards, shown):
+    def played_event(self, ctx, lead, seat, cards, shown):
         """Names a bomb (§5.4: 4 identical cards, or a tractor of them) played as a unit
         that takes part in the trick (§5.7: the lead, or one unit of the led class or of
         trump); four identical cards discarded on another suit are no bomb."""
-        event = super().played_event(ctx, trick, seat, cards, shown)
+        event = super().played_event(ctx, lead, seat, cards, shown)
         if len(cards) >= 4:
-            led = ctx.cls[trick["shape_cards"][0]]
+            led = ctx.cls[lead[0]]
             strength = self.variant.play_strength(ctx, led, cards)
             if strength is not None and strength[0] == 4:
                 event["bomb"] = True
@@ -119,11 +120,14 @@ class GuigangMachine(FourDeckFamilyMachine):
             c = pick(hand, rng)
             if cls[c] == led:
                 return [c]
-        cards = bytearray(hand)
-        suit = list(cards.translate(None, ctx.outside[led]))
+        cards = bytes(hand)
+        suit = cards.translate(None, ctx.outside[led])
         if len(suit) > 1:
             return [pick(suit, rng)]
-        return suit + rng.sample(list(cards.translate(None, ctx.inside[led])), 1 - len(suit))
+        if suit:
+            return [suit[0]]
+        # rng.sample(the others, 1) draws one index below their number, as choice does.
+        return [choice(rng, cards.translate(None, ctx.inside[led]))]
 
     def random_follow(self, ctx, shape, hand, rng):
         """A legal follow built structurally from a random order of the cards (the generic

@@ -13,7 +13,7 @@ from ..cards import BJ, LJ, card, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
-from ..units import Unit, subtract, tractors
+from ..units import Unit, has_tractor, subtract, tractors
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
 TEN = 10  # the declaring rank (叫牌 with 10s)
@@ -25,7 +25,7 @@ GROUP_COPIES = (2, 3, 4)  # pairs, triples, bombs: the copies a tractor may have
 
 def pairs_in(counts):
     """Pairs a multiset can give: a triple gives 1, a bomb 2 (rules (6)–(8))."""
-    return sum(k // 2 for k in counts.values())
+    return sum(map((2).__rfloordiv__, counts.values()))  # each k // 2, in C
 
 
 def one_units(ctx, counts, n):
@@ -43,12 +43,20 @@ def one_units(ctx, counts, n):
 
 
 def has_one_unit(ctx, counts, n):
-    """True iff ``counts`` hold one unit of exactly ``n`` cards with copies ≥ 2 (tierA)."""
-    return next(one_units(ctx, counts, n), None) is not None
+    """True iff ``counts`` hold one unit of exactly ``n`` cards with copies ≥ 2 (tierA):
+    ``one_units`` without building one; no unit has more copies than the largest group."""
+    most = max(counts.values(), default=0)
+    for c in GROUP_COPIES:
+        if n % c == 0 and most >= c and (n == c or has_tractor(ctx, counts, c, n // c)):
+            return True
+    return False
 
 
 def _cost(key, unit):
-    return sorted((key(c) for c in unit[2]), reverse=True)
+    cards = unit[2]
+    if len(cards) == 1:  # a group: nothing to sort
+        return [key(cards[0])]
+    return sorted(map(key, cards), reverse=True)
 
 
 def tractor_structure(ctx, counts, n, key=None):

@@ -198,12 +198,13 @@ class PointBidMachine(HandMachine):
         self._disclose(state, events)
 
     def _play(self, state, action, events):
-        seat = action.get("seat")
         super()._play(state, action, events)
         # Only a seat that just played a trump can have run out of trumps.
+        seat = action["seat"]
         if state["phase"] == "play" and seat not in state["void_announced"]:
             played = (state["trick"]["plays"] or state["tricks"][-1]["plays"])[-1]
-            trumps = self.context(state).members[TRUMP]
+            # The play looked its context up (and built it if need be): read it from the cache.
+            trumps = self._contexts[state["level"], state["trump"]].members[TRUMP]
             if not trumps.isdisjoint(played) and trumps.isdisjoint(state["hands"][seat]):
                 self._disclose(state, events)
 
