@@ -36,7 +36,11 @@ boundaries, ready, bury, or the plays).
 With --open PACE both in one run: the closed loop's tables and echo, then the open-loop ramp
 at that pace from --open-tables tables on, on the same server:
 
-    .venv/bin/python bench/load_tables.py --tables 50 --open 2 --open-tables 250 --ramp 50
+    .venv/bin/python bench/load_tables.py --tables 50 --open 2 --open-tables 100 --ramp 100
+
+(Start the ramp low: the tables of a step are dealt together, so a first step of 300 tables
+is a burst of 300 deals at once, which alone took p99 past 300 ms where a ramp from 100 held
+300.)
 
 --sticky (with several --url servers) puts every socket of a table, or of an echo group, on
 one server, as a proxy routing by the table's URL does (platform/SCALING.md, "Proxy"); by
