@@ -68,17 +68,11 @@ def run_weight(ctx, counts):
 @lru_cache(maxsize=64)
 def _chain_steps(ctx):
     """(per card, the card of the next slot of its chain or None; the first cards of the
-    cyclic chains): the steps ``run_weight`` walks (one identity per slot)."""
-    up = [None] * 54
-    starts = set()
-    for chain in ctx.chains:
-        slots = chain.slots
-        for si in range(len(slots) - (not chain.cyclic)):
-            (c,) = slots[si]
-            (up[c],) = slots[(si + 1) % len(slots)]
-        if chain.cyclic:
-            starts.add(slots[0][0])
-    return tuple(up), frozenset(starts)
+    cyclic chains): the steps ``run_weight`` walks, from ``ctx.above`` (one identity per
+    slot in every four_deck chain)."""
+    up = tuple(next(iter(nxt)) if nxt else None for nxt in ctx.above)
+    starts = frozenset(chain.slots[0][0] for chain in ctx.chains if chain.cyclic)
+    return up, starts
 
 
 @lru_cache(maxsize=None)
