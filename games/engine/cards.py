@@ -6,7 +6,8 @@ different decks are the same identity, so a hand is a multiset of ints; the
 algorithms keep it as a ``{card: copies}`` dict.
 """
 
-from collections import Counter, _count_elements
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from collections.abc import Iterable
 
 from .errors import RuleError
 
@@ -77,10 +78,10 @@ def format_cards(cards):
     return [TOKENS[c] for c in sorted(cards, key=SORT_KEY.__getitem__)]
 
 
-def counts_of(cards):
+def counts_of(cards: Iterable[int]) -> dict:
     """``{card: copies}`` in the order the cards first occur (a plain dict, counted in C
     by the helper behind ``Counter``)."""
-    counts = {}
+    counts: dict = {}
     _count_elements(counts, cards)
     return counts
 

@@ -27,13 +27,21 @@ class TrumpContext:
         "outside", "inside", "single_keys", "above",
     )
 
-    def __init__(self, variant, level, trump, cls, rank, chains):
+    cls: "tuple[int, ...]"
+    rank: "tuple[int, ...]"
+    members: "tuple[frozenset[int], ...]"
+    inside: "tuple[bytes, ...]"
+    outside: "tuple[bytes, ...]"
+    single_keys: "tuple[tuple[int, ...], ...]"
+    above: "tuple[frozenset[int], ...]"
+
+    def __init__(self, variant, level, trump, cls, rank, chains) -> None:
         self.variant = variant
         self.level = level  # face value 2..14, or None where the variant has no level cards
         self.trump = trump  # suit index, or None for no-trump
         cls = self.cls = tuple(cls)
         rank = self.rank = tuple(rank)
-        of_class = [[] for _ in range(TRUMP + 1)]
+        of_class: list = [[] for _ in range(TRUMP + 1)]
         for c in range(N_IDENTITIES):
             of_class[cls[c]].append(c)
         # The identities of each class (0..3 plain suits, 4 trump), for C-level set tests.
@@ -52,7 +60,7 @@ class TrumpContext:
             for led in range(TRUMP + 1)
         )
         self.chains = tuple(chains)
-        pos = [None] * N_IDENTITIES
+        pos: list = [None] * N_IDENTITIES
         for ci, chain in enumerate(self.chains):
             for si, slot in enumerate(chain.slots):
                 for c in slot:

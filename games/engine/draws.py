@@ -10,12 +10,13 @@ subclass, Hypothesis' randoms) goes through its own methods.
 """
 
 import random
+from typing import Any
 from functools import lru_cache
 
 _Random = random.Random
 
 
-def below(rng, n):
+def below(rng: Any, n: int) -> int:
     """``rng.randrange(n)`` (its errors too, for n < 1)."""
     if type(rng) is not _Random or n < 1:
         return rng.randrange(n)
@@ -26,7 +27,7 @@ def below(rng, n):
     return r
 
 
-def choice(rng, seq):
+def choice(rng: Any, seq: Any) -> Any:
     """``rng.choice(seq)`` (its IndexError too, for an empty one)."""
     n = len(seq)
     if type(rng) is not _Random or not n:

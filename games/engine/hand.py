@@ -40,6 +40,7 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 """
 
 import random
+from typing import Any
 from functools import partial
 
 from .cards import (
@@ -52,7 +53,7 @@ from .cards import (
     remove_cards,
     suit_of,
 )
-from .context import TRUMP
+from .context import TRUMP, TrumpContext
 from .draws import below, shuffle
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
@@ -67,10 +68,19 @@ def team_of(seat):
 class HandMachine:
     """The phases and actions shared by every variant (see the module docstring)."""
 
-    def __init__(self, variant):
+    variant: Variant
+    _contexts: dict
+    _suit_rule_for_singles: bool
+    _random_singles: bool
+    _plain_played_event: bool
+    handlers: dict
+    _draw_lead: Any
+    _draw_single: Any
+
+    def __init__(self, variant) -> None:
         self.variant = variant
-        self._contexts = {}
-        self._pack_orders = {}
+        self._contexts: dict = {}
+        self._pack_orders: dict = {}
         # The brief paths for singles stand in for these only where they are the shared ones.
         self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
         self._random_singles = (
@@ -238,10 +248,10 @@ class HandMachine:
 
     # --- applying actions ---------------------------------------------------------------
 
-    def apply(self, state, action):
+    def apply(self, state: dict, action: dict) -> tuple:
         if type(action) is not dict:
             raise RuleError("bad_action", "an action must be an object")
-        handler = self.handlers.get(action.get("type"))
+        handler = self.handlers.get(action.get("type"))  # type: ignore[arg-type]
         if handler is None:
             raise RuleError("unknown_action", f"unknown action {action.get('type')!r}")
         if state["phase"] == "end":
@@ -255,7 +265,7 @@ class HandMachine:
         # (copy on write: a play copies one hand, not four, and builds the trick anew).
         s = dict(state)
         s["hands"] = list(state["hands"])
-        events = []
+        events: list = []
         handler(s, action, events)
         return s, events
 
@@ -485,8 +495,8 @@ class HandMachine:
         """*hook*: the variant's trump context for (level, trump)."""
         return self.variant.context(level, trump)
 
-    def _play(self, state, action, events):
-        seat = action.get("seat")
+    def _play(self, state: dict, action: dict, events: list) -> None:
+        seat: Any = action.get("seat")
         if state["phase"] != "play" or seat is None or state["turn"] != seat:
             self._need_phase(state, "play")
             self._need_turn(state, action)
@@ -589,7 +599,7 @@ class HandMachine:
             return f"you must follow with pairs of {suit} where you hold them"
         return f"you must follow with {suit} while you hold it"
 
-    def _finish_trick(self, state, ctx, leader, plays, lead, shape, events):
+    def _finish_trick(self, state: dict, ctx: TrumpContext, leader: int, plays: list, lead: list, shape, events: list) -> None:
         """Score the trick just completed (its ``plays`` from ``leader``, ``lead`` the first);
         ``shape`` None is a trick of singles, whose winner is the first of the strongest
         (``Variant.singles_by_strength``) and whose shape is looked up only if it ends the
@@ -692,7 +702,7 @@ class HandMachine:
             return lowest_lead(v, ctx, hand)
         return lowest_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand)
 
-    def random_play(self, state, seat, rng):
+    def random_play(self, state: dict, seat: int, rng: Any) -> list:
         """A random legal play for ``seat``: ``random_lead`` or ``random_follow``."""
         try:  # self.context(state) without the call
             ctx = self._contexts[state["level"], state["trump"]]

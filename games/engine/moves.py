@@ -14,7 +14,9 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from .cards import POINTS, counts_of, expand
-from .context import TRUMP
+from typing import Any
+
+from .context import TRUMP, TrumpContext
 from .draws import below, choice
 from .units import Unit, tractor_count, tractors
 
@@ -86,7 +88,7 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     return list(choice(rng, list(legal_follows(variant, ctx, shape, hand))))
 
 
-def random_single(ctx, led, hand, rng):
+def random_single(ctx: TrumpContext, led: int, hand: list, rng: Any) -> list:
     """A uniformly random legal follow to a single of class ``led``: a distinct card of
     that class if the hand holds one, else a distinct card of the hand."""
     # The distinct cards of the class as set() of its cards would list them: the
@@ -197,7 +199,7 @@ def lead_units(variant, ctx, hand):
     return out
 
 
-def random_lead(variant, ctx, hand, rng):
+def random_lead(variant: Any, ctx: TrumpContext, hand: list, rng: Any) -> list:
     """A uniformly random unit of ``lead_units`` without building the groups: pick an index
     over (groups of each identity and size) + tractors."""
     counts = counts_of(hand)

@@ -5,10 +5,13 @@ All functions take a one-class multiset as a ``{card: copies}`` dict and a
 """
 
 from itertools import product
+from typing import Any
 
 from .cards import SORT_KEY, TOKENS
+from .native import interpreted
 
 
+@interpreted
 class Unit(tuple):
     """(copies, length, cards): ``cards`` holds one identity per slot, in chain order."""
 
@@ -22,16 +25,16 @@ class Unit(tuple):
     cards = property(lambda self: self[2])
 
     @property
-    def size(self):
+    def size(self) -> int:
         return self[0] * self[1]
 
     @property
-    def key(self):
+    def key(self) -> tuple:
         """Sort key of NOTATION §3: cards, then copies."""
         return (self[0] * self[1], self[0])
 
     @property
-    def fmt(self):
+    def fmt(self) -> str:
         return f"{self[0]}x{self[1]}"
 
     def expand(self):
@@ -76,7 +79,7 @@ def tractors(ctx, counts, copies, length=None):
                 yield Unit(copies, len(idxs), choice)
 
 
-def tractor_count(ctx, counts, copies):
+def tractor_count(ctx: Any, counts: dict, copies: int) -> int:
     """``len(list(tractors(ctx, counts, copies)))`` without building them: over the same
     spans, the product of the identities held in each slot."""
     held = [c for c, k in counts.items() if k >= copies]
@@ -89,7 +92,7 @@ def tractor_count(ctx, counts, copies):
     else:
         return 0  # no two held groups are neighbours in a chain
     pos = ctx.pos
-    by_chain = {}
+    by_chain: dict = {}
     for c in held:
         p = pos[c]
         if p is not None:

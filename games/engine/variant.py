@@ -36,20 +36,20 @@ class LeadShape:
 class Variant:
     """Parameters and hooks of one rule set; instances hold no state."""
 
-    id = ""
-    decks = 2
-    hand_size = 25
-    kitty_size = 8
-    max_copies = 2
-    points_total = 200
-    throws = "all"  # "all" classes, "trump" only, or "none"
-    levels = ()
-    first_level = None
-    default_level = None  # the level used where a variant's cards ignore it
-    allows_no_trump = False
+    id: str = ""
+    decks: int = 2
+    hand_size: int = 25
+    kitty_size: int = 8
+    max_copies: int = 2
+    points_total: int = 200
+    throws: str = "all"  # "all" classes, "trump" only, or "none"
+    levels: tuple = ()
+    first_level: "int | None" = None
+    default_level: "int | None" = None  # the level used where a variant's cards ignore it
+    allows_no_trump: bool = False
     # True where ``trick_winner`` of singles is the first play of the highest
     # ``ctx.single_keys[led]``: the hand machine then finds it without the call.
-    singles_by_strength = False
+    singles_by_strength: bool = False
 
     # --- trump context ------------------------------------------------------------
 
@@ -159,8 +159,6 @@ class Variant:
     def score(self, **kw):
         raise NotImplementedError
 
-    def settle(self, **kw):
-        raise NotImplementedError
 
 
 # Lead shapes are a pure function of (variant, context, cards); followers ask for the
@@ -168,7 +166,7 @@ class Variant:
 # context), keyed by the card (a single) or the sorted cards. The units a random or bot
 # player leads number a few hundred per context; a memo that outgrows the bound (throws
 # of every shape) starts again. Contexts are few (_cached_context's bound).
-_SHAPES = {}
+_SHAPES: dict = {}
 _SHAPES_PER_CONTEXT = 4096
 
 

@@ -49,7 +49,7 @@ def trump_from_kitty(level, kitty):
     return True, best[1]
 
 
-class Classic(LevelFamily, TwoDeckFamily):
+class Classic(TwoDeckFamily, LevelFamily):
     id = "classic"
     decks = 2
     hand_size = 25
@@ -59,7 +59,7 @@ class Classic(LevelFamily, TwoDeckFamily):
     throws = "all"
     own_hand_check = True
     levels = LEVELS
-    first_level = 2
+    first_level: "int | None" = 2
     allows_no_trump = True
 
     def build_context(self, level, trump):

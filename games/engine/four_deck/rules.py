@@ -182,11 +182,11 @@ def declaration_stands(standing, seat, cards, level):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class FourDeck(LevelFamily, FourDeckFamily):
+class FourDeck(FourDeckFamily, LevelFamily):
     id = "four_deck"
     levels = LEVELS
-    first_level = 2
-    default_level = 2
+    first_level: "int | None" = 2
+    default_level: "int | None" = 2
 
     def build_context(self, level, trump):
         """§3.3–3.4 (A14, A15): ranks with the level above the 2s; face-based chains."""

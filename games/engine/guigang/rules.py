@@ -164,11 +164,11 @@ def declaration_stands(standing, seat, cards):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class Guigang(LevelFamily, FourDeckFamily):
+class Guigang(FourDeckFamily, LevelFamily):
     id = "guigang"
     levels = LEVELS
-    first_level = 3
-    default_level = 3
+    first_level: "int | None" = 3
+    default_level: "int | None" = 3
     redeal_limit = 3  # P12: consecutive deals without a declaration before the game stops
 
     def build_context(self, level, trump):

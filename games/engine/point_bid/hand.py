@@ -22,10 +22,13 @@ Special hands are checked when trump is named and shown only in the result.
 A table's deck count is ``options["decks"]`` (1 or 2, A21).
 """
 
+from functools import partial
+
 from ..cards import SUITS, format_cards, points_of, remove_cards, suit_of
 from ..context import TRUMP
 from ..errors import RuleError
 from ..hand import HandMachine
+from ..native import interpreted
 from .rules import (
     BY_DECKS,
     POINT_BID,
@@ -48,11 +51,14 @@ def _bidding_state(b):
 
 
 class PointBidMachine(HandMachine):
-    def __init__(self, variant):
+    def __init__(self, variant) -> None:
         super().__init__(variant)
         # Bidding replaces declaring: there is no declaration and no window to close.
-        del self.handlers["declare"], self.handlers["close_declarations"]
-        self.handlers.update(bid=self._bid, name_trump=self._name_trump, surrender=self._surrender)
+        handlers = self.handlers
+        del handlers["declare"], handlers["close_declarations"]
+        handlers["bid"] = self._bid
+        handlers["name_trump"] = self._name_trump
+        handlers["surrender"] = self._surrender
 
     # --- set-up ---------------------------------------------------------------------------
 
@@ -323,6 +329,11 @@ class PointBidMachine(HandMachine):
         return out
 
 
+def _route(table, name, state, *args, **kwargs):
+    return getattr(table.for_state(state), name)(state, *args, **kwargs)
+
+
+@interpreted
 class PointBidTable:
     """What ``machine_for("point_bid")`` returns: the machine for a state's deck count.
 
@@ -364,9 +375,7 @@ class PointBidTable:
         if not callable(getattr(PointBidMachine, name, None)):
             raise AttributeError(name)
 
-        def routed(state, *args, **kwargs):
-            return getattr(self.for_state(state), name)(state, *args, **kwargs)
-
+        routed = partial(_route, self, name)
         setattr(self, name, routed)  # built once per name: the router is on every call's path
         return routed
 

@@ -7,7 +7,7 @@ kitty capture (A26), special hands (A27), the odds score (A28), settlement and
 escape (A29), and the trump-void disclosure of rule 7 (P9).
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import BJ, LJ, card, counts_of, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
@@ -54,17 +54,17 @@ class Bidding(NamedTuple):
     """The auction so far. ``turn`` is None once it is over; ``dealer`` None then means redeal."""
 
     first_bidder: int
-    turn: object
+    turn: Any
     passed: frozenset = frozenset()
-    dealer: object = None  # the current lowest bidder
-    bid: object = None
+    dealer: Any = None  # the current lowest bidder
+    bid: Any = None
 
     @property
-    def over(self):
+    def over(self) -> bool:
         return self.turn is None
 
     @property
-    def redeal(self):
+    def redeal(self) -> bool:
         return self.over and self.dealer is None
 
 
