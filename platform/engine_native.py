@@ -37,7 +37,7 @@ def build(native, target):
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
     with open(os.path.join(work, "games", "__init__.py"), "w"):
         pass
-    files = [os.path.join("games", "engine", m) for m in native.COMPILED]
+    files = [os.path.join("games", "engine", m) for m in native.compiled_sources()]
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "mypyc", *files], cwd=work,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

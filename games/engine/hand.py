@@ -58,6 +58,7 @@ from .draws import below, shuffle
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
 from .variant import Variant
+from .native import mypyc_attr
 
 
 
@@ -65,6 +66,7 @@ def team_of(seat):
     return seat % 2
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HandMachine:
     """The phases and actions shared by every variant (see the module docstring)."""
 

@@ -1,7 +1,7 @@
 """The compiled engine: the same modules built by mypyc, used when built for exactly these sources.
 
 The engine is plain Python and stays so: ``platform/engine_native.py`` compiles the modules
-of ``COMPILED`` with mypyc into ``build/engine-native/<stamp>/`` (the README's commands run
+of ``compiled_sources()`` with mypyc into ``build/engine-native/<stamp>/`` (the README's commands run
 it), and this module, installed by the package's ``__init__`` before any other engine
 module is imported, makes ``import games.engine.hand`` load the compiled one from there.
 The stamp is a hash of every engine source file and of the interpreter's ABI, so a build
@@ -20,39 +20,27 @@ import importlib.util
 import os
 import sys
 import sysconfig
+from typing import TYPE_CHECKING
 
 ENGINE_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(os.path.dirname(ENGINE_DIR))
 BUILD_ROOT = os.path.join(REPO_DIR, "build", "engine-native")
 
-# The modules on the rollout's path, relative to games/engine. Left out: the package
-# __init__ files (they install the loader), the descriptors and the registry (dataclasses
-# and import-time wiring, run once), conformance (the rules_check tool) and the loss
-# tables (run once per table).
-COMPILED = (
-    "bot.py",
-    "belief.py",
-    "cards.py",
-    "context.py",
-    "draws.py",
-    "hand.py",
-    "moves.py",
-    "rollout.py",
-    "search.py",
-    "units.py",
-    "variant.py",
-    "classic/hand.py",
-    "classic/rules.py",
-    "families/four_deck.py",
-    "families/levels.py",
-    "families/two_deck.py",
-    "four_deck/hand.py",
-    "four_deck/rules.py",
-    "guigang/hand.py",
-    "guigang/rules.py",
-    "point_bid/hand.py",
-    "point_bid/rules.py",
-)
+# Not compiled: the package __init__ files (they install the loader), this module, the
+# descriptors and the registry (import-time wiring, run once), the bot levels' dispatch
+# (once per decision), the errors, the loss bounds (once per table) and conformance (the
+# rules_check tool). Every other module is, a new variant's package included.
+NOT_COMPILED = ("__init__.py", "native.py", "descriptor.py", "registry.py", "strength.py",
+                "errors.py", "bounds.py", "loss.py", "conformance.py", "conformance_adapters.py")
+
+if TYPE_CHECKING:  # the compiler reads these decorators; they do nothing when run
+    from mypy_extensions import mypyc_attr, trait
+else:
+    def mypyc_attr(**_):
+        return lambda cls: cls
+
+    def trait(cls):
+        return cls
 
 
 def source_files():
@@ -65,11 +53,15 @@ def source_files():
     return sorted(out)
 
 
+def compiled_sources():
+    """The modules the build compiles, relative to games/engine."""
+    return [rel for rel in source_files() if os.path.basename(rel) not in NOT_COMPILED]
+
+
 def stamp():
     """Hash of the interpreter's extension ABI and of every engine source file."""
     h = hashlib.sha256()
     h.update(sysconfig.get_config_var("EXT_SUFFIX").encode())
-    h.update("\0".join(COMPILED).encode())
     for rel in source_files():
         h.update(rel.encode() + b"\0")
         with open(os.path.join(ENGINE_DIR, rel), "rb") as f:
@@ -120,13 +112,6 @@ def install():
         return False
     sys.meta_path.insert(0, _CompiledFinder(modules))
     return True
-
-
-def interpreted(cls):
-    """Class decorator: the class stays a plain Python class in the compiled engine (mypyc
-    compiles a class with a decorator it does not know as one), for what a compiled class
-    cannot be: a subclass of tuple, a class that makes attributes on the fly."""
-    return cls
 
 
 def in_use():

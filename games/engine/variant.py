@@ -15,6 +15,7 @@ from .cards import counts_of
 from .context import TRUMP
 from .errors import RuleError
 from .units import Unit, decompose, tractors
+from .native import mypyc_attr
 
 
 class LeadShape:
@@ -33,6 +34,7 @@ class LeadShape:
         self.copies = max(u.copies for u in units)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Variant:
     """Parameters and hooks of one rule set; instances hold no state."""
 

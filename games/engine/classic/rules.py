@@ -10,6 +10,7 @@ from ..cards import BJ, LJ, card, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.levels import LevelFamily
 from ..families.two_deck import TwoDeckFamily
+from ..native import mypyc_attr
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 
@@ -49,6 +50,7 @@ def trump_from_kitty(level, kitty):
     return True, best[1]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Classic(TwoDeckFamily, LevelFamily):
     id = "classic"
     decks = 2

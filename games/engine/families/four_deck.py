@@ -13,6 +13,7 @@ from ..errors import RuleError
 from ..hand import HandMachine
 from ..units import unit_of
 from ..variant import LeadShape, Variant
+from ..native import mypyc_attr
 
 
 def four_deck_ranks(top_face, trump):
@@ -34,6 +35,7 @@ def four_deck_ranks(top_face, trump):
     return cls, rank
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeckFamily(Variant):
     decks = 4
     hand_size = 54
@@ -113,6 +115,7 @@ class FourDeckFamily(Variant):
         return cards_led, points if winner_side == "defenders" else -points
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeckFamilyMachine(HandMachine):
     """The hand machine both four-deck variants build on (no kitty, hidden declarations)."""
 

@@ -2,15 +2,15 @@
 §1.6): the team settlement and escape of §2.10 (A12), which four_deck (A20) and guigang
 (A35) take over, and the wrap after A (A3). Each variant keeps its own score table."""
 
-from typing import Protocol
+from ..native import mypyc_attr, trait
 
 
-class LevelFamily(Protocol):
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
+class LevelFamily:
     """A mixin beside a variant's trick family: ``class Classic(TwoDeckFamily, LevelFamily)``.
 
-    A Protocol so that the compiled engine (games/engine/native.py) takes it as a trait, the
-    one kind of second base a compiled class may have; it is subclassed explicitly, so its
-    methods are inherited as a plain mixin's are."""
+    A trait: the one kind of second base a compiled class may have (games/engine/native.py)."""
 
     def settle(self, *, base, dealer, winner, levels, escape=None):
         """RULES §2.10 (A12): winner team +base×levels each, losers −base×levels; an

@@ -13,8 +13,10 @@ from ..context import TRUMP
 from ..errors import RuleError
 from ..units import can_pack, canonical_decompositions, packings, subtract, unit_sort_key
 from ..variant import Variant
+from ..native import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TwoDeckFamily(Variant):
     own_hand_check = False  # A7 refusal (classic only)
     follow_any_shorter_tractor = False  # A25 (point_bid)

@@ -15,6 +15,7 @@ from ..draws import below, choice, shuffle
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import SPADES
+from ..native import mypyc_attr
 
 
 def random_lead(ctx, hand, rng):
@@ -81,6 +82,7 @@ def _not_level_cards(level):
     return bytes(c for c in range(54) if c >= 52 or c % 13 + 2 != level)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeckMachine(FourDeckFamilyMachine):
     def deal_order(self, state, rng):
         """P10: the order of dealing is random (54 cards to each seat)."""

@@ -14,6 +14,7 @@ from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
 from ..units import Unit, has_tractor, subtract, tractors
+from ..native import mypyc_attr
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 GROUP_COPIES = (2, 3, 4)
@@ -182,6 +183,7 @@ def declaration_stands(standing, seat, cards, level):
 # --- the variant ---------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeck(FourDeckFamily, LevelFamily):
     id = "four_deck"
     levels = LEVELS

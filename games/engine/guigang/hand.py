@@ -13,6 +13,7 @@ from ..draws import choice
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import TEN, cheapest_follow
+from ..native import mypyc_attr
 
 NOT_TENS = bytes(c for c in range(54) if c >= 52 or face_of(c) != TEN)  # what translate deletes
 SINGLE_TRIES = 6  # random draws from the hand before listing the led class's cards
@@ -37,6 +38,7 @@ def pick(items, rng):
     return items[int(rng.random() * len(items))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GuigangMachine(FourDeckFamilyMachine):
     def played_event(self, ctx, lead, seat, cards, shown):
         """Names a bomb (§5.4: 4 identical cards, or a tractor of them) played as a unit

@@ -14,6 +14,7 @@ from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
 from ..units import Unit, has_tractor, subtract, tractors
+from ..native import mypyc_attr
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
 TEN = 10  # the declaring rank (叫牌 with 10s)
@@ -164,6 +165,7 @@ def declaration_stands(standing, seat, cards):
 # --- the variant ---------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Guigang(FourDeckFamily, LevelFamily):
     id = "guigang"
     levels = LEVELS

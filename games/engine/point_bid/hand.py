@@ -28,7 +28,7 @@ from ..cards import SUITS, format_cards, points_of, remove_cards, suit_of
 from ..context import TRUMP
 from ..errors import RuleError
 from ..hand import HandMachine
-from ..native import interpreted
+from ..native import mypyc_attr
 from .rules import (
     BY_DECKS,
     POINT_BID,
@@ -50,6 +50,7 @@ def _bidding_state(b):
     return {"turn": b.turn, "passed": sorted(b.passed), "dealer": b.dealer, "bid": b.bid}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PointBidMachine(HandMachine):
     def __init__(self, variant) -> None:
         super().__init__(variant)
@@ -333,7 +334,7 @@ def _route(table, name, state, *args, **kwargs):
     return getattr(table.for_state(state), name)(state, *args, **kwargs)
 
 
-@interpreted
+@mypyc_attr(native_class=False)  # its methods are made on first use (__getattr__)
 class PointBidTable:
     """What ``machine_for("point_bid")`` returns: the machine for a state's deck count.
 

@@ -13,6 +13,7 @@ from ..cards import BJ, LJ, card, counts_of, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..errors import RuleError
 from ..families.two_deck import TwoDeckFamily
+from ..native import mypyc_attr
 
 BID_MAX = 120
 BID_STEP = 5
@@ -159,6 +160,7 @@ def trump_disclosures(ctx, hands, announced):
     return events, void | announced
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PointBid(TwoDeckFamily):
     id = "point_bid"
     throws = "trump"
