@@ -8,9 +8,8 @@ from ..native import mypyc_attr, trait
 @trait
 @mypyc_attr(allow_interpreted_subclasses=True)
 class LevelFamily:
-    """A mixin beside a variant's trick family: ``class Classic(TwoDeckFamily, LevelFamily)``.
-
-    A trait: the one kind of second base a compiled class may have (games/engine/native.py)."""
+    """A mixin beside a variant's trick family: ``class Classic(TwoDeckFamily, LevelFamily)``;
+    a trait, the one kind of second base a compiled class may have (games/engine/native.py)."""
 
     def settle(self, *, base, dealer, winner, levels, escape=None):
         """RULES §2.10 (A12): winner team +base×levels each, losers −base×levels; an
