@@ -4,7 +4,8 @@
 
 Plays N hands of seeded matches: the deal, random legal declarations (or bids), the
 platform's timer actions (window close, bury as received), and uniformly random legal
-plays (a random unit to lead, a uniform legal follow). Prints hands per second and
+plays (a random unit to lead, a uniform legal follow). The compiled engine runs them where
+it is built (games/engine/native.py); TRACTOR_ENGINE=python runs the plain-Python one. Prints hands per second and
 the median and p99 microseconds of one ``is_legal_follow`` and one trick-winner call,
 measured on the follows and tricks of those hands.
 """
@@ -17,6 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from games.engine import native  # noqa: E402
 from games.engine.errors import RuleError  # noqa: E402
 from games.engine.registry import machine_for  # noqa: E402
 from games.engine.registry import variant_ids  # noqa: E402
@@ -111,7 +113,8 @@ def main():
     follow_us, winner_us = time_calls(machine, kept, rng)
     print(
         f"variant {args.variant}: {args.hands} hands in {elapsed:.2f} s = {args.hands / elapsed:.0f} hands/s"
-        f" (one core; {args.hands / cpu:.0f} hands per CPU-second; load average {os.getloadavg()[0]:.1f})"
+        f" (one core; {args.hands / cpu:.0f} hands per CPU-second; load average {os.getloadavg()[0]:.1f};"
+        f" {'compiled engine' if native.in_use() else 'plain Python: TRACTOR_ENGINE=python or no build'})"
     )
     if follow_us:
         print(

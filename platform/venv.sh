@@ -1,5 +1,6 @@
 # Sourced by platform/run and platform/test: makes .venv and installs requirements.txt,
-# skipping the install when the file's hash matches the one recorded by the last install.
+# skipping the install when the file's hash matches the one recorded by the last install,
+# then compiles the engine unless its build for the current sources is there.
 # The repository root must be the current directory.
 
 venv_ensure() {
@@ -23,4 +24,7 @@ venv_ensure() {
         } 3>&1
         echo "$hash" >"$stamp"
     fi
+    # The engine compiled for its current sources (games/engine/native.py); when that
+    # fails the engine runs as plain Python, so a failure here stops nothing.
+    .venv/bin/python platform/engine_native.py || true
 }

@@ -21,3 +21,7 @@ below it, so there is no cycle):
   generic card kinds and, per variant id, what that variant adds.
 - ``bot``: the policy for empty seats.
 """
+
+from . import native
+
+native.install()  # before any other engine module is imported: see native.py

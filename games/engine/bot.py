@@ -52,6 +52,7 @@ The policy, in the order a hand goes:
 """
 
 from math import comb
+from typing import Any
 
 from .cards import POINTS, counts_of, full_deck, parse_cards, suit_of
 from .context import TRUMP
@@ -80,6 +81,30 @@ class Seen:
         "leader", "plays", "lead_cards", "tricks", "unseen", "void", "declarations",
         "defends", "mine_declared", "calls", "turn", "bidding", "redeals",
     )
+
+    # Declared for the compiled engine (games/engine/native.py), whose classes hold only
+    # the attributes they declare.
+    machine: Any
+    variant: Any
+    seat: Any
+    phase: Any
+    hand: Any
+    dealer: Any
+    level: Any
+    ctx: Any
+    leader: Any
+    plays: Any
+    lead_cards: Any
+    tricks: Any
+    unseen: Any
+    void: Any
+    declarations: Any
+    defends: Any
+    mine_declared: Any
+    calls: Any
+    turn: Any
+    bidding: Any
+    redeals: Any
 
 
 def seen(machine, state, seat):

@@ -6,16 +6,18 @@ different decks are the same identity, so a hand is a multiset of ints; the
 algorithms keep it as a ``{card: copies}`` dict.
 """
 
-from collections import Counter, _count_elements
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
+
+from typing import Any, Final
 
 from .errors import RuleError
 
 SUITS = "SHCD"
 FACES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 FACE_VALUE = {name: i + 2 for i, name in enumerate(FACES)}
-LJ = 52
-BJ = 53
-N_IDENTITIES = 54
+LJ: Final = 52
+BJ: Final = 53
+N_IDENTITIES: Final = 54
 
 
 def card(suit, face):
@@ -42,16 +44,16 @@ def _token(c):
     return SUITS[c // 13] + FACES[c % 13]
 
 
-TOKENS = tuple(_token(c) for c in range(N_IDENTITIES))
+TOKENS: "Final[tuple[str, ...]]" = tuple(_token(c) for c in range(N_IDENTITIES))
 _BY_TOKEN = {t: c for c, t in enumerate(TOKENS)}
 
 # Canonical sort of NOTATION §1: BJ, LJ, then S H C D, each A down to 2.
-SORT_KEY = tuple(
+SORT_KEY: "Final[tuple[int, ...]]" = tuple(
     0 if c == BJ else 1 if c == LJ else 2 + (c // 13) * 13 + (12 - c % 13)
     for c in range(N_IDENTITIES)
 )
 
-POINTS = tuple(
+POINTS: "Final[tuple[int, ...]]" = tuple(
     5 if face_of(c) == 5 else 10 if face_of(c) in (10, 13) else 0
     for c in range(N_IDENTITIES)
 )
@@ -70,25 +72,30 @@ def parse_cards(tokens):
     return [parse_card(t) for t in tokens]
 
 
-def format_cards(cards):
+def format_cards(cards: Any) -> "list[str]":
     """Tokens in canonical order."""
     if len(cards) == 1:
         return [TOKENS[cards[0]]]
-    return [TOKENS[c] for c in sorted(cards, key=SORT_KEY.__getitem__)]
+    c: int
+    return [TOKENS[c] for c in sorted(cards, key=_SORT_KEY_OF)]
 
 
-def counts_of(cards):
+_COUNT_ELEMENTS: Final = _count_elements
+_SORT_KEY_OF: Final = SORT_KEY.__getitem__
+
+
+def counts_of(cards: Any) -> "dict[int, int]":
     """``{card: copies}`` in the order the cards first occur (a plain dict, counted in C
     by the helper behind ``Counter``)."""
-    counts = {}
-    _count_elements(counts, cards)
+    counts: "dict[int, int]" = {}
+    _COUNT_ELEMENTS(counts, cards)
     return counts
 
 
-def expand(counts):
+def expand(counts: Any) -> list:
     """The multiset ``{card: copies}`` as a list, canonically sorted."""
-    out = []
-    for c in sorted(counts, key=SORT_KEY.__getitem__):
+    out: list = []
+    for c in sorted(counts, key=_SORT_KEY_OF):
         out.extend([c] * counts[c])
     return out
 

@@ -40,6 +40,7 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 """
 
 import random
+from typing import Any
 from functools import partial
 
 from .cards import (
@@ -52,11 +53,12 @@ from .cards import (
     remove_cards,
     suit_of,
 )
-from .context import TRUMP
+from .context import TRUMP, TrumpContext
 from .draws import below, shuffle
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
-from .variant import Variant
+from .variant import LeadShape, Variant
+from .native import mypyc_attr
 
 
 
@@ -64,13 +66,25 @@ def team_of(seat):
     return seat % 2
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HandMachine:
     """The phases and actions shared by every variant (see the module docstring)."""
 
-    def __init__(self, variant):
+    variant: Variant
+    _contexts: dict
+    _suit_rule_for_singles: bool
+    _random_singles: bool
+    _plain_played_event: bool
+    handlers: dict
+    _draw_lead: Any
+    _draw_single: Any
+    _shared_lead: bool
+    _shared_single: bool
+
+    def __init__(self, variant) -> None:
         self.variant = variant
-        self._contexts = {}
-        self._pack_orders = {}
+        self._contexts: dict = {}
+        self._pack_orders: dict = {}
         # The brief paths for singles stand in for these only where they are the shared ones.
         self._suit_rule_for_singles = type(variant).is_legal_follow is Variant.is_legal_follow
         self._random_singles = (
@@ -79,8 +93,10 @@ class HandMachine:
         )
         # The draws random_play makes, without the hook's own call where it is the shared one.
         shared = type(self).random_lead is HandMachine.random_lead
+        self._shared_lead = shared
         self._draw_lead = partial(random_lead, variant) if shared else self.random_lead
         shared = type(self).random_single is HandMachine.random_single
+        self._shared_single = shared
         self._draw_single = random_single if shared else self.random_single
         self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
@@ -207,7 +223,7 @@ class HandMachine:
         """*hook*: (the defenders' total, details for the result) of a finished hand."""
         raise NotImplementedError
 
-    def defends(self, state, seat):
+    def defends(self, state: dict, seat: int) -> bool:
         """*hook*: True iff ``seat``'s trick points count for the defenders: the team
         without the dealer (point_bid: everyone but the dealer)."""
         return team_of(seat) != team_of(state["dealer"])
@@ -238,15 +254,21 @@ class HandMachine:
 
     # --- applying actions ---------------------------------------------------------------
 
-    def apply(self, state, action):
+    def apply(self, state: dict, action: Any) -> tuple:
         if type(action) is not dict:
             raise RuleError("bad_action", "an action must be an object")
-        handler = self.handlers.get(action.get("type"))
-        if handler is None:
-            raise RuleError("unknown_action", f"unknown action {action.get('type')!r}")
+        act: dict = action
+        kind = act.get("type")
+        # A play (most actions) calls its handler directly: the entry is always _play.
+        play: bool = kind == "play"
+        handler: Any = None
+        if not play:
+            handler = self.handlers.get(kind)
+            if handler is None:
+                raise RuleError("unknown_action", f"unknown action {act.get('type')!r}")
         if state["phase"] == "end":
             raise RuleError("hand_over", "the hand has ended")
-        seat = action.get("seat")
+        seat = act.get("seat")
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise RuleError("bad_seat", "seat must be 0-3")
         # The copy the handler may change: the top level and the list of hands are its own;
@@ -255,8 +277,11 @@ class HandMachine:
         # (copy on write: a play copies one hand, not four, and builds the trick anew).
         s = dict(state)
         s["hands"] = list(state["hands"])
-        events = []
-        handler(s, action, events)
+        events: list = []
+        if play:
+            self._play(s, act, events)
+        else:
+            handler(s, act, events)
         return s, events
 
     def _need_phase(self, state, *phases):
@@ -275,21 +300,25 @@ class HandMachine:
             raise RuleError("not_your_turn", "it is not your turn")
         return seat
 
-    def _cards(self, state, seat, action):
+    def _cards(self, state: dict, seat: Any, action: dict) -> tuple:
         """(the action's cards, ``seat``'s hand without them), or RuleError. The cards are
         held iff each can be taken from what is left of the hand: one partial pass per card,
         and the hand without them is at hand for an action that plays or buries them."""
         raw = action.get("cards")
         if type(raw) is not list or not raw:
             raise RuleError("bad_cards", "cards must be a non-empty list")
+        cards: list
         if type(raw[0]) is str:
             cards = parse_cards(raw)
         else:
             cards = list(raw)
             for c in cards:
-                if type(c) is not int or not 0 <= c < 54:
+                if type(c) is not int:
                     raise RuleError("bad_card", "not a card")
-        rest = list(state["hands"][seat])
+                ci: int = c
+                if not 0 <= ci < 54:
+                    raise RuleError("bad_card", "not a card")
+        rest: list = list(state["hands"][seat])
         try:
             for c in cards:
                 rest.remove(c)
@@ -297,22 +326,25 @@ class HandMachine:
             raise RuleError("cards_not_held", "you do not hold these cards") from None
         return cards, rest
 
-    def _deal(self, state, action, events):
+    def _deal(self, state: dict, action: dict, events: list) -> None:
         self._need_system(action)
         self._need_phase(state, "deal")
         count = action.get("count", 1)
         if not isinstance(count, int) or count < 1:
             raise RuleError("bad_action", "count must be a positive integer")
-        hands = state["hands"] = [list(h) for h in state["hands"]]
-        dealt = sum(len(h) for h in hands)
-        deck, order = state["deck"], state["deal_order"]
+        hands: "list[list]" = [list(h) for h in state["hands"]]
+        state["hands"] = hands
+        dealt = sum([len(h) for h in hands])
+        deck: list = state["deck"]
+        order: list = state["deal_order"]
         end = min(dealt + count, len(deck))
-        seats, cards = order[dealt:end], deck[dealt:end]
+        seats = order[dealt:end]
+        cards = deck[dealt:end]
+        seat: int
+        c: int
         for seat, c in zip(seats, cards):
             hands[seat].append(c)
-        events.extend(
-            [{"type": "dealt", "to": seat, "card": token} for seat, token in zip(seats, map(TOKENS.__getitem__, cards))]
-        )
+        events.extend([{"type": "dealt", "to": seat, "card": TOKENS[c]} for seat, c in zip(seats, cards)])
         if end == len(deck):
             state["phase"] = "declare"
             events.append({"type": "deal_done", "to": None})
@@ -330,7 +362,7 @@ class HandMachine:
         state["declarations"] = state["declarations"] + [{"seat": seat, "cards": cards}]
         events.extend(self.declaration_events(state, seat, cards))
 
-    def legal_calls(self, state, seat):
+    def legal_calls(self, state: dict, seat: Any) -> list:
         """*hook*: every declaration (or, in other variants, bid/pass) ``seat`` may make now:
         each group of identical cards from ``declaration_cards`` that would stand."""
         if state["phase"] not in ("deal", "declare"):
@@ -338,12 +370,12 @@ class HandMachine:
         held = self.declaration_cards(state, seat)
         if not held:
             return []
-        allowed = self.declaration_allowed
         calls = []
+        most: int
         for c, most in sorted(held.items()):
             for k in range(1, most + 1):
                 cards = [c] * k
-                if allowed(state, seat, cards)[0]:
+                if self.declaration_allowed(state, seat, cards)[0]:
                     calls.append({"type": "declare", "seat": seat, "cards": cards})
         return calls
 
@@ -485,18 +517,21 @@ class HandMachine:
         """*hook*: the variant's trump context for (level, trump)."""
         return self.variant.context(level, trump)
 
-    def _play(self, state, action, events):
-        seat = action.get("seat")
-        if state["phase"] != "play" or seat is None or state["turn"] != seat:
+    def _play(self, state: dict, action: dict, events: list) -> None:
+        seat_: Any = action.get("seat")
+        if state["phase"] != "play" or seat_ is None or state["turn"] != seat_:
             self._need_phase(state, "play")
             self._need_turn(state, action)
-        hands = state["hands"]
-        hand = hands[seat]
+        seat: int = seat_
+        hands: list = state["hands"]
+        hand: list = hands[seat]
         raw = action.get("cards")
+        cards: list
+        rest: list
         if type(raw) is list and len(raw) == 1 and type(raw[0]) is int:
             # One card given as an int, most plays of a hand: _cards' checks in brief, the
             # hand without it taken at once (a single is never a throw, so it is played).
-            card = raw[0]
+            card: int = raw[0]
             rest = list(hand)
             try:
                 rest.remove(card)
@@ -507,12 +542,15 @@ class HandMachine:
             cards = [card]
         else:
             cards, rest = self._cards(state, seat, action)
+        ctx: TrumpContext
         try:  # self.context(state) without the call
             ctx = self._contexts[state["level"], state["trump"]]
         except KeyError:
             ctx = self.context(state)
-        trick = state["trick"]
-        plays = trick["plays"]
+        trick: dict = state["trick"]
+        plays: list = trick["plays"]
+        shape: "LeadShape | None"
+        lead: list
         if not plays:
             if len(cards) == 1:
                 shape = None  # a single is one unit: its shape is looked up when the trick ends
@@ -530,8 +568,9 @@ class HandMachine:
                 # One card on one card: the suit rule alone (Variant.is_legal_follow for
                 # n = 1); the lead's shape is looked up only when the trick ends.
                 shape = None
-                led = ctx.cls[lead[0]]
-                if ctx.cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
+                cls = ctx.cls
+                led: int = cls[lead[0]]
+                if cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
                     raise RuleError("illegal_follow", self.follow_hint(ctx, self.variant.lead_shape(ctx, lead), hand))
             else:
                 v = self.variant
@@ -589,16 +628,25 @@ class HandMachine:
             return f"you must follow with pairs of {suit} where you hold them"
         return f"you must follow with {suit} while you hold it"
 
-    def _finish_trick(self, state, ctx, leader, plays, lead, shape, events):
+    def _finish_trick(
+        self, state: dict, ctx: TrumpContext, leader: int, plays: list, lead: list, shape: "LeadShape | None", events: list
+    ) -> None:
         """Score the trick just completed (its ``plays`` from ``leader``, ``lead`` the first);
         ``shape`` None is a trick of singles, whose winner is the first of the strongest
         (``Variant.singles_by_strength``) and whose shape is looked up only if it ends the
         hand."""
         v = self.variant
+        winner: int
+        pts: int
         if shape is None and v.singles_by_strength:
-            (a,), (b,), (c,), (d,) = plays
+            # Four singles (a trick whose shape is None is one of singles).
+            a: int = plays[0][0]
+            b: int = plays[1][0]
+            c: int = plays[2][0]
+            d: int = plays[3][0]
             keys = ctx.single_keys[ctx.cls[a]]
-            i, best = 0, keys[a]
+            i: int = 0
+            best: int = keys[a]
             if keys[b] > best:
                 i, best = 1, keys[b]
             if keys[c] > best:
@@ -613,7 +661,9 @@ class HandMachine:
                 shape = v.lead_shape(ctx, lead)
             winner = (leader + v.trick_winner(ctx, plays, shape)) % 4
             cards = [c for p in plays for c in p]
-            pts = sum([POINTS[c] for c in cards])
+            pts = 0
+            for c in cards:
+                pts += POINTS[c]
         if pts and self.defends(state, winner):
             state["points"] += pts
             state["point_cards"] = state["point_cards"] + [c for c in cards if POINTS[c]]
@@ -692,30 +742,36 @@ class HandMachine:
             return lowest_lead(v, ctx, hand)
         return lowest_follow(v, ctx, v.lead_shape(ctx, trick["shape_cards"]), hand)
 
-    def random_play(self, state, seat, rng):
+    def random_play(self, state: dict, seat: Any, rng: Any) -> Any:
         """A random legal play for ``seat``: ``random_lead`` or ``random_follow``."""
+        ctx: TrumpContext
         try:  # self.context(state) without the call
             ctx = self._contexts[state["level"], state["trump"]]
         except KeyError:
             ctx = self.context(state)
-        trick = state["trick"]
-        hand = state["hands"][seat]
+        trick: dict = state["trick"]
+        hand: list = state["hands"][seat]
         if not trick["plays"]:
-            return self._draw_lead(ctx, hand, rng)
-        lead = trick["shape_cards"]
+            if self._shared_lead:
+                return random_lead(self.variant, ctx, hand, rng)
+            return self.random_lead(ctx, hand, rng)
+        lead: list = trick["shape_cards"]
         if len(lead) == 1 and self._random_singles:
-            return self._draw_single(ctx, ctx.cls[lead[0]], hand, rng)
+            led: int = ctx.cls[lead[0]]
+            if self._shared_single:
+                return random_single(ctx, led, hand, rng)
+            return self.random_single(ctx, led, hand, rng)
         return self.random_follow(ctx, self.variant.lead_shape(ctx, lead), hand, rng)
 
-    def random_lead(self, ctx, hand, rng):
+    def random_lead(self, ctx: TrumpContext, hand: list, rng: Any) -> list:
         """*hook*: a uniformly random unit to lead."""
         return random_lead(self.variant, ctx, hand, rng)
 
-    def random_follow(self, ctx, shape, hand, rng):
+    def random_follow(self, ctx: TrumpContext, shape: LeadShape, hand: list, rng: Any) -> list:
         """*hook*: a uniformly random legal follow."""
         return random_follow(self.variant, ctx, shape, hand, rng)
 
-    def random_single(self, ctx, led, hand, rng):
+    def random_single(self, ctx: TrumpContext, led: int, hand: list, rng: Any) -> list:
         """*hook*: what ``random_follow`` gives for a single of class ``led``, without its
         shape (most follows answer a single); a machine with its own ``random_follow``
         overrides both, or this one is not used."""

@@ -14,12 +14,15 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from .cards import POINTS, counts_of, expand
-from .context import TRUMP
+from typing import Any
+
+from .context import TRUMP, TrumpContext
 from .draws import below, choice
 from .units import Unit, tractor_count, tractors
+from .variant import LeadShape, Variant
 
 
-def _split(ctx, shape, hand):
+def _split(ctx: TrumpContext, shape: LeadShape, hand: Any) -> "tuple[list[int], list[int]]":
     """(the led class's cards, the others) of ``hand``, each in hand order."""
     cards = bytearray(hand)
     return list(cards.translate(None, ctx.outside[shape.cls])), list(cards.translate(None, ctx.inside[shape.cls]))
@@ -66,7 +69,7 @@ def legal_follows(variant, ctx, shape, hand):
             yield q
 
 
-def random_follow(variant, ctx, shape, hand, rng, tries=48):
+def random_follow(variant: Variant, ctx: TrumpContext, shape: LeadShape, hand: list, rng: Any, tries: int = 48) -> list:
     """A uniformly random legal follow."""
     n = shape.n
     if n == 1:
@@ -86,25 +89,26 @@ def random_follow(variant, ctx, shape, hand, rng, tries=48):
     return list(choice(rng, list(legal_follows(variant, ctx, shape, hand))))
 
 
-def random_single(ctx, led, hand, rng):
+def random_single(ctx: TrumpContext, led: int, hand: list, rng: Any) -> list:
     """A uniformly random legal follow to a single of class ``led``: a distinct card of
     that class if the hand holds one, else a distinct card of the hand."""
     # The distinct cards of the class as set() of its cards would list them: the
     # intersection adds them in hand order, as set() does, so the draw is the same.
-    held = ctx.members[led].intersection(hand)
+    held: "frozenset[int]" = ctx.members[led].intersection(hand)
     if len(held) == 1:
+        c: int
         (c,) = held
         if hand.count(c) == 1:
             return [c]  # the one card of the class: nothing to draw
     return [choice(rng, list(held) if held else list(dict.fromkeys(hand)))]
 
 
-def _uniform_submultiset(counts, size, rng):
+def _uniform_submultiset(counts: "dict[int, int]", size: int, rng: Any) -> list:
     """A sub-multiset of ``size`` cards, uniform over distinct multisets (DP counts)."""
     return _submultiset_sampler(counts, size)(rng)
 
 
-def _submultiset_sampler(counts, size):
+def _submultiset_sampler(counts: "dict[int, int]", size: int) -> Any:
     """``_uniform_submultiset(counts, size, rng)`` as a function of ``rng``, its tables built
     once: a rejection loop draws many times from one holding."""
     if size == 0:
@@ -116,24 +120,24 @@ def _submultiset_sampler(counts, size):
         # C(d, 2) pairs of distinct cards, plus one per identity held twice; row i holds
         # the pairs (i, j > i) and starts at rows[i]
         ids = list(counts)
-        doubles = [c for c in ids if counts[c] >= 2]
+        doubles: "list[int]" = [c for c in ids if counts[c] >= 2]
         d = len(ids)
-        total = d * (d - 1) // 2 + len(doubles)
-        rows = list(accumulate(range(d - 1, 0, -1), initial=0))
+        total: int = d * (d - 1) // 2 + len(doubles)
+        rows: "list[int]" = list(accumulate(range(d - 1, 0, -1), initial=0))
 
-        def draw_two(rng):
-            r = below(rng, total)
+        def draw_two(rng: Any) -> "list[int]":
+            r: int = below(rng, total)
             if r < len(doubles):
                 return [doubles[r], doubles[r]]
             r -= len(doubles)
-            i = bisect_right(rows, r) - 1
+            i: int = bisect_right(rows, r) - 1
             return [ids[i], ids[i + 1 + r - rows[i]]]
 
         return draw_two
-    items = sorted(counts.items())
+    items: "list[tuple[int, int]]" = sorted(counts.items())
     m = len(items)
     # ways[i][s]: number of sub-multisets of items[i:] with s cards
-    ways = [[0] * (size + 1) for _ in range(m + 1)]
+    ways: "list[list[int]]" = [[0] * (size + 1) for _ in range(m + 1)]
     ways[m][0] = 1
     for i in range(m - 1, -1, -1):
         k = items[i][1]
@@ -146,8 +150,8 @@ def _submultiset_sampler(counts, size):
                 window -= nxt[s - k - 1]
             row[s] = window
 
-    def draw(rng):
-        out = []
+    def draw(rng: Any) -> "list[int]":
+        out: "list[int]" = []
         left = size
         for i, (c, k) in enumerate(items):
             if left == 0:
@@ -197,18 +201,19 @@ def lead_units(variant, ctx, hand):
     return out
 
 
-def random_lead(variant, ctx, hand, rng):
+def random_lead(variant: Variant, ctx: TrumpContext, hand: list, rng: Any) -> list:
     """A uniformly random unit of ``lead_units`` without building the groups: pick an index
     over (groups of each identity and size) + tractors."""
     counts = counts_of(hand)
     n_groups = len(hand)  # an identity with k copies gives k groups (sizes 1..k)
     n_runs = 0
+    copies: int
     # A tractor needs two identities held twice or more: two copies beyond the first.
     # The tractors are counted, and listed only when the draw falls among them.
     copies_range = range(2, variant.max_copies + 1)
     if n_groups - len(counts) >= 2:
         n_runs = sum(tractor_count(ctx, counts, copies) for copies in copies_range)
-    r = below(rng, n_groups + n_runs)
+    r: int = below(rng, n_groups + n_runs)
     if r >= n_groups:
         runs = [t for copies in copies_range for t in tractors(ctx, counts, copies)]
         return runs[r - n_groups].expand()

@@ -15,7 +15,7 @@ from .point_bid import DESCRIPTOR as POINT_BID
 
 # In the order the lobby lists them.
 _DESCRIPTORS = {d.id: d for d in (CLASSIC, FOUR_DECK, POINT_BID, GUIGANG)}
-_MACHINES = {}
+_MACHINES: dict = {}
 
 
 def descriptors():

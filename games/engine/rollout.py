@@ -25,7 +25,7 @@ from .moves import cheap_key, lowest_follow
 WINDOW_ROUNDS = 4  # chances each seat gets to declare in the window
 POINTS_WEIGHT = 0.5  # a level step's worth of card points counts half a level
 LEVEL_STEPS = 5  # the score tables' width: the points total is about five level steps
-_COSTS = {}  # trump context -> per card (bot.lose_cost, moves.cheap_key): a rollout asks often
+_COSTS: dict = {}  # trump context -> per card (bot.lose_cost, moves.cheap_key): a rollout asks often
 
 
 def _offer_declarations(machine, state, quiet):

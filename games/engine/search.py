@@ -63,7 +63,7 @@ SETTLED = 2.0
 OVERRULE = 2.0  # paired standard errors by which a candidate must beat the policy's to be played
 FAILED = -10.0  # in levels: a candidate the sampled deal refuses (never chosen)
 # Seconds one rollout took lately, by _cost_key: how many candidates the budget can afford.
-_COST = {}
+_COST: dict = {}
 COST_DECAY = 0.8  # per decision the search skipped as too dear
 THROWS = 2  # standing throws tried at a lead, the biggest
 BID_STEPS = (10, -10, 20, -20)  # bids tried around the policy's (point_bid steps by 5)

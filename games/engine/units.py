@@ -5,10 +5,15 @@ All functions take a one-class multiset as a ``{card: copies}`` dict and a
 """
 
 from itertools import product
+from typing import Any, Iterator
+
 
 from .cards import SORT_KEY, TOKENS
+from .context import TrumpContext
+from .native import mypyc_attr
 
 
+@mypyc_attr(native_class=False)  # a tuple subclass
 class Unit(tuple):
     """(copies, length, cards): ``cards`` holds one identity per slot, in chain order."""
 
@@ -22,16 +27,16 @@ class Unit(tuple):
     cards = property(lambda self: self[2])
 
     @property
-    def size(self):
+    def size(self) -> int:
         return self[0] * self[1]
 
     @property
-    def key(self):
+    def key(self) -> tuple:
         """Sort key of NOTATION §3: cards, then copies."""
         return (self[0] * self[1], self[0])
 
     @property
-    def fmt(self):
+    def fmt(self) -> str:
         return f"{self[0]}x{self[1]}"
 
     def expand(self):
@@ -41,8 +46,8 @@ class Unit(tuple):
         return f"Unit({self.fmt} {' '.join(TOKENS[c] for c in self[2])})"
 
 
-def subtract(counts, cards, copies=1):
-    rest = dict(counts)
+def subtract(counts: Any, cards: Any, copies: int = 1) -> "dict[int, int]":
+    rest: "dict[int, int]" = dict(counts)
     for c in cards:
         k = rest[c] - copies
         if k:
@@ -52,14 +57,14 @@ def subtract(counts, cards, copies=1):
     return rest
 
 
-def tractors(ctx, counts, copies, length=None):
+def tractors(ctx: TrumpContext, counts: dict, copies: int, length: "int | None" = None) -> Iterator[Unit]:
     """Every tractor of ``copies`` in ``counts`` (exactly ``length`` long if given, else any
     length ≥ 2), once per choice of identities; sub-runs of longer runs included."""
     held = [c for c, k in counts.items() if k >= copies]
     if len(held) < 2:
         return
     pos = ctx.pos
-    by_chain = {}
+    by_chain: "dict[int, dict[int, list[int]]]" = {}
     for c in held:
         p = pos[c]
         if p is not None:
@@ -76,7 +81,7 @@ def tractors(ctx, counts, copies, length=None):
                 yield Unit(copies, len(idxs), choice)
 
 
-def tractor_count(ctx, counts, copies):
+def tractor_count(ctx: TrumpContext, counts: "dict[int, int]", copies: int) -> int:
     """``len(list(tractors(ctx, counts, copies)))`` without building them: over the same
     spans, the product of the identities held in each slot."""
     held = [c for c, k in counts.items() if k >= copies]
@@ -89,13 +94,15 @@ def tractor_count(ctx, counts, copies):
     else:
         return 0  # no two held groups are neighbours in a chain
     pos = ctx.pos
-    by_chain = {}
+    by_chain: "dict[int, dict[int, int]]" = {}
     for c in held:
         p = pos[c]
         if p is not None:
             slots = by_chain.setdefault(p[0], {})
             slots[p[1]] = slots.get(p[1], 0) + 1
     total = 0
+    ways: int
+    start: int
     for ci, slots in by_chain.items():
         if len(slots) < 2:
             continue
@@ -156,7 +163,7 @@ def _cyclic_spans(opts, length):
                 break
 
 
-def has_tractor(ctx, counts, copies, length):
+def has_tractor(ctx: TrumpContext, counts: dict, copies: int, length: int) -> bool:
     return next(tractors(ctx, counts, copies, length), None) is not None
 
 
@@ -215,7 +222,7 @@ def _canonical(ctx, counts, max_copies, every):
     return best(counts) if counts else [[]]
 
 
-def unit_of(ctx, counts):
+def unit_of(ctx: TrumpContext, counts: dict) -> Any:
     """The one unit that is exactly ``counts`` (one class assumed), or None.
 
     Structural, for variants whose tractors take one identity per slot: every identity has
@@ -241,6 +248,7 @@ def unit_of(ctx, counts):
         return None
     chain = ctx.chains[ci]
     size = len(chain.slots)
+    order: "list[int] | range"
     if chain.cyclic:
         if m == size:
             start = 0

@@ -10,11 +10,13 @@ hooks and never ask which variant they run.
 """
 
 from functools import lru_cache
+from typing import Any, Final
 
 from .cards import counts_of
-from .context import TRUMP
+from .context import TRUMP, TrumpContext
 from .errors import RuleError
 from .units import Unit, decompose, tractors
+from .native import mypyc_attr
 
 
 class LeadShape:
@@ -22,7 +24,15 @@ class LeadShape:
 
     __slots__ = ("cls", "n", "units", "tractor_lengths", "pair_units", "pairs", "copies")
 
-    def __init__(self, cls, n, units):
+    cls: int
+    n: int
+    units: list
+    tractor_lengths: "tuple[int, ...]"
+    pair_units: int
+    pairs: int
+    copies: int
+
+    def __init__(self, cls: int, n: int, units: list) -> None:
         self.cls = cls
         self.n = n
         self.units = units
@@ -33,23 +43,24 @@ class LeadShape:
         self.copies = max(u.copies for u in units)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Variant:
     """Parameters and hooks of one rule set; instances hold no state."""
 
-    id = ""
-    decks = 2
-    hand_size = 25
-    kitty_size = 8
-    max_copies = 2
-    points_total = 200
-    throws = "all"  # "all" classes, "trump" only, or "none"
-    levels = ()
-    first_level = None
-    default_level = None  # the level used where a variant's cards ignore it
-    allows_no_trump = False
+    id: str = ""
+    decks: int = 2
+    hand_size: int = 25
+    kitty_size: int = 8
+    max_copies: int = 2
+    points_total: int = 200
+    throws: str = "all"  # "all" classes, "trump" only, or "none"
+    levels: tuple = ()
+    first_level: "int | None" = None
+    default_level: "int | None" = None  # the level used where a variant's cards ignore it
+    allows_no_trump: bool = False
     # True where ``trick_winner`` of singles is the first play of the highest
     # ``ctx.single_keys[led]``: the hand machine then finds it without the call.
-    singles_by_strength = False
+    singles_by_strength: bool = False
 
     # --- trump context ------------------------------------------------------------
 
@@ -61,7 +72,7 @@ class Variant:
 
     # --- leads ----------------------------------------------------------------------
 
-    def unit_strength(self, ctx, unit):
+    def unit_strength(self, ctx: TrumpContext, unit: Any) -> Any:
         """RULES §1.3: the highest rank in the unit (four_deck's tractors differ)."""
         return max(ctx.rank[c] for c in unit.cards)
 
@@ -71,13 +82,13 @@ class Variant:
     def throw_allowed(self, cls):
         return self.throws == "all" or (self.throws == "trump" and cls == TRUMP)
 
-    def lead_shape(self, ctx, cards):
+    def lead_shape(self, ctx: TrumpContext, cards: Any) -> LeadShape:
         """The lead's class and canonical units, or RuleError('illegal_lead')."""
-        memo = _SHAPES.get((self, ctx))
+        memo: "dict | None" = _SHAPES.get((self, ctx))
         if memo is None:
             memo = _SHAPES[(self, ctx)] = {}
         key = cards[0] if len(cards) == 1 else tuple(sorted(cards))
-        shape = memo.get(key)
+        shape: Any = memo.get(key)
         if shape is None:
             shape = self._lead_shape(ctx, cards)
             if len(memo) >= _SHAPES_PER_CONTEXT:
@@ -119,11 +130,11 @@ class Variant:
 
     # --- following ------------------------------------------------------------------
 
-    def follow_key(self, ctx, shape, counts):
+    def follow_key(self, ctx: TrumpContext, shape: LeadShape, counts: Any) -> Any:
         """The structure rule's key of a play (its led-class cards ``counts``)."""
         raise NotImplementedError
 
-    def best_follow_key(self, ctx, shape, hs_counts):
+    def best_follow_key(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any) -> Any:
         """The maximum ``follow_key`` over the n-card subsets of the follower's led-class cards."""
         raise NotImplementedError
 
@@ -131,7 +142,7 @@ class Variant:
         """The cheapest n cards of ``hs_counts`` (by ``key``) whose follow key is ``best``."""
         raise NotImplementedError
 
-    def is_legal_follow(self, ctx, shape, hand, play):
+    def is_legal_follow(self, ctx: TrumpContext, shape: LeadShape, hand: Any, play: Any) -> bool:
         """Suit rule (RULES §1.5.3), then the variant's structure rule."""
         n = shape.n
         if len(play) != n:
@@ -152,15 +163,13 @@ class Variant:
 
     # --- trick winner and the end of a hand -------------------------------------------
 
-    def trick_winner(self, ctx, plays, shape=None):
+    def trick_winner(self, ctx: TrumpContext, plays: Any, shape: "LeadShape | None" = None) -> int:
         """Index into ``plays`` (0 = the lead) of the winning play (RULES §1.5.4, A2)."""
         raise NotImplementedError
 
     def score(self, **kw):
         raise NotImplementedError
 
-    def settle(self, **kw):
-        raise NotImplementedError
 
 
 # Lead shapes are a pure function of (variant, context, cards); followers ask for the
@@ -168,8 +177,8 @@ class Variant:
 # context), keyed by the card (a single) or the sorted cards. The units a random or bot
 # player leads number a few hundred per context; a memo that outgrows the bound (throws
 # of every shape) starts again. Contexts are few (_cached_context's bound).
-_SHAPES = {}
-_SHAPES_PER_CONTEXT = 4096
+_SHAPES: "Final[dict[tuple[Variant, TrumpContext], dict]]" = {}
+_SHAPES_PER_CONTEXT: Final = 4096
 
 
 @lru_cache(maxsize=512)

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ..cards import POINTS, counts_of, format_cards
 from ..hand import HandMachine
+from ..native import mypyc_attr
 
 
 @lru_cache(maxsize=None)
@@ -26,6 +27,7 @@ def _not_declarable(level):
     return bytes(c for c in range(52) if c % 13 != level - 2)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ClassicMachine(HandMachine):
     def declaration_cards(self, state, seat):
         """Jokers and level cards, a pair at most (§2.2)."""

@@ -10,6 +10,7 @@ from ..cards import BJ, LJ, card, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.levels import LevelFamily
 from ..families.two_deck import TwoDeckFamily
+from ..native import mypyc_attr
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 
@@ -49,7 +50,8 @@ def trump_from_kitty(level, kitty):
     return True, best[1]
 
 
-class Classic(LevelFamily, TwoDeckFamily):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Classic(TwoDeckFamily, LevelFamily):
     id = "classic"
     decks = 2
     hand_size = 25
@@ -59,7 +61,7 @@ class Classic(LevelFamily, TwoDeckFamily):
     throws = "all"
     own_hand_check = True
     levels = LEVELS
-    first_level = 2
+    first_level: "int | None" = 2
     allows_no_trump = True
 
     def build_context(self, level, trump):

@@ -8,11 +8,14 @@ bonus as the defenders' total, and each seat seeing its own hidden declarations.
 """
 
 from ..cards import BJ, LJ, counts_of, face_of, format_cards, suit_of
-from ..context import TRUMP
+from typing import Any
+
+from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..hand import HandMachine
 from ..units import unit_of
 from ..variant import LeadShape, Variant
+from ..native import mypyc_attr
 
 
 def four_deck_ranks(top_face, trump):
@@ -34,6 +37,7 @@ def four_deck_ranks(top_face, trump):
     return cls, rank
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeckFamily(Variant):
     decks = 4
     hand_size = 54
@@ -66,7 +70,7 @@ class FourDeckFamily(Variant):
 
     # --- trick winner (§3.7, §5.7, A18) ---------------------------------------------------
 
-    def play_strength(self, ctx, led, cards):
+    def play_strength(self, ctx: TrumpContext, led: int, cards: Any) -> Any:
         """(copies, trump, strength) of an eligible play, or None for a discard: a play is
         eligible only as one unit of the led class or of trump."""
         if len(cards) == 1:
@@ -82,7 +86,7 @@ class FourDeckFamily(Variant):
 
     singles_by_strength = True  # trick_winner's first branch
 
-    def trick_winner(self, ctx, plays, shape=None):
+    def trick_winner(self, ctx: TrumpContext, plays: Any, shape: "LeadShape | None" = None) -> int:
         """Index into ``plays`` (0 = the lead) of the winning play (RULES §1.5.4, A2)."""
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])
@@ -113,6 +117,7 @@ class FourDeckFamily(Variant):
         return cards_led, points if winner_side == "defenders" else -points
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeckFamilyMachine(HandMachine):
     """The hand machine both four-deck variants build on (no kitty, hidden declarations)."""
 

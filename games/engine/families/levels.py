@@ -2,9 +2,14 @@
 §1.6): the team settlement and escape of §2.10 (A12), which four_deck (A20) and guigang
 (A35) take over, and the wrap after A (A3). Each variant keeps its own score table."""
 
+from ..native import mypyc_attr, trait
 
+
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LevelFamily:
-    """A mixin beside a variant's trick family: ``class Classic(LevelFamily, TwoDeckFamily)``."""
+    """A mixin beside a variant's trick family: ``class Classic(TwoDeckFamily, LevelFamily)``;
+    a trait, the one kind of second base a compiled class may have (games/engine/native.py)."""
 
     def settle(self, *, base, dealer, winner, levels, escape=None):
         """RULES §2.10 (A12): winner team +base×levels each, losers −base×levels; an

@@ -7,14 +7,17 @@ the winner is the strongest play that splits into the lead's format (§2.7, A10)
 """
 
 from itertools import combinations, product
+from typing import Any
 
 from ..cards import counts_of, expand, remove_cards
-from ..context import TRUMP
+from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..units import can_pack, canonical_decompositions, packings, subtract, unit_sort_key
-from ..variant import Variant
+from ..variant import LeadShape, Variant
+from ..native import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TwoDeckFamily(Variant):
     own_hand_check = False  # A7 refusal (classic only)
     follow_any_shorter_tractor = False  # A25 (point_bid)
@@ -70,14 +73,14 @@ class TwoDeckFamily(Variant):
 
     # --- following (§2.6) -------------------------------------------------------------
 
-    def follow_key(self, ctx, shape, counts):
+    def follow_key(self, ctx: TrumpContext, shape: LeadShape, counts: Any) -> Any:
         """(t, p) of RULES §2.6 (A25 when ``follow_any_shorter_tractor``)."""
         t = self._tractor_list(ctx, shape.tractor_lengths, counts) if shape.tractor_lengths else ()
         copies = list(counts.values())
         pairs = len(copies) - copies.count(1) - copies.count(0)  # identities held twice or more
         return (t, min(shape.pairs, pairs))
 
-    def best_follow_key(self, ctx, shape, hs_counts):
+    def best_follow_key(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any) -> Any:
         """Every key component is reachable at once: the packed tractors hold at most n
         cards and extra pairs fill the rest, so the key of the whole holding is the best."""
         return self.follow_key(ctx, shape, hs_counts)
@@ -130,7 +133,7 @@ class TwoDeckFamily(Variant):
 
     # --- trick winner (§2.7) ----------------------------------------------------------
 
-    def match_strength(self, ctx, shape, counts):
+    def match_strength(self, ctx: TrumpContext, shape: LeadShape, counts: Any) -> Any:
         """Strength of the key unit if the play splits into the lead's format, else None
         (RULES §2.7, A10)."""
         lengths = shape.tractor_lengths
@@ -158,7 +161,7 @@ class TwoDeckFamily(Variant):
 
     singles_by_strength = True  # trick_winner's first branch
 
-    def trick_winner(self, ctx, plays, shape=None):
+    def trick_winner(self, ctx: TrumpContext, plays: Any, shape: "LeadShape | None" = None) -> int:
         if shape is None:
             shape = self.lead_shape(ctx, plays[0])
         led = shape.cls

@@ -7,17 +7,20 @@ standing one is shown with the trump.
 """
 
 from functools import lru_cache
+from typing import Any
 from itertools import repeat, starmap
 
 from ..cards import counts_of, format_cards
-from ..context import TRUMP
+from ..context import TRUMP, TrumpContext
+from ..variant import LeadShape
 from ..draws import below, choice, shuffle
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import SPADES
+from ..native import mypyc_attr
 
 
-def random_lead(ctx, hand, rng):
+def random_lead(ctx: TrumpContext, hand: list, rng: Any) -> Any:
     """A uniformly random unit of ``hand`` (what ``moves.lead_units`` lists), without
     building every unit: an identity held k times gives k groups, and a run of pairs
     whose scarcest card is held m times is also a tractor of each copies 2..m (every
@@ -25,7 +28,7 @@ def random_lead(ctx, hand, rng):
     among them; ``run_weight`` counts their tractors first."""
     counts = counts_of(hand)
     groups = len(hand)
-    r = below(rng, groups + run_weight(ctx, counts))
+    r: int = below(rng, groups + run_weight(ctx, counts))
     if r < groups:
         for c, k in counts.items():
             if r < k:
@@ -39,13 +42,16 @@ def random_lead(ctx, hand, rng):
         r -= k
 
 
-def run_weight(ctx, counts):
+def run_weight(ctx: TrumpContext, counts: "dict[int, int]") -> int:
     """Σ (scarcest copies − 1) over ``tractors(ctx, counts, 2)``: the tractors of every
     copies ≥ 2 in ``counts``, counted over the same spans without building them (one
     identity per slot, as in every four_deck chain): from each group, a walk up its chain
     while the next card is held twice or more."""
-    up, cycle_starts = _chain_steps(ctx)
+    steps: "tuple[tuple[int | None, ...], frozenset[int]]" = _chain_steps(ctx)
+    up, cycle_starts = steps
     total = 0
+    c: "int | None"
+    k: int
     for start, low in counts.items():
         if low < 2:
             continue
@@ -66,7 +72,7 @@ def run_weight(ctx, counts):
 
 
 @lru_cache(maxsize=64)
-def _chain_steps(ctx):
+def _chain_steps(ctx: TrumpContext) -> "tuple[tuple[int | None, ...], frozenset[int]]":
     """(per card, the card of the next slot of its chain or None; the first cards of the
     cyclic chains): the steps ``run_weight`` walks, from ``ctx.above`` (one identity per
     slot in every four_deck chain)."""
@@ -81,6 +87,7 @@ def _not_level_cards(level):
     return bytes(c for c in range(54) if c >= 52 or c % 13 + 2 != level)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FourDeckMachine(FourDeckFamilyMachine):
     def deal_order(self, state, rng):
         """P10: the order of dealing is random (54 cards to each seat)."""
@@ -134,10 +141,10 @@ class FourDeckMachine(FourDeckFamilyMachine):
             "if you hold one, else the most tractors, quads, triples and pairs you hold"
         )
 
-    def random_lead(self, ctx, hand, rng):
+    def random_lead(self, ctx: TrumpContext, hand: list, rng: Any) -> list:
         return random_lead(ctx, hand, rng)
 
-    def random_single(self, ctx, led, hand, rng):
+    def random_single(self, ctx: TrumpContext, led: int, hand: list, rng: Any) -> list:
         """A card of the led class drawn from the hand's cards of it (copies count), else a
         random card of the hand."""
         cards = bytes(hand)
@@ -149,7 +156,7 @@ class FourDeckMachine(FourDeckFamilyMachine):
         # rng.sample(the others, 1) draws one index below their number, as choice does.
         return [choice(rng, cards.translate(None, ctx.inside[led]))]
 
-    def random_follow(self, ctx, shape, hand, rng):
+    def random_follow(self, ctx: TrumpContext, shape: LeadShape, hand: list, rng: Any) -> list:
         """A legal follow built from a random order of the cards (the generic uniform
         sampler would enumerate subsets of a 54-card hand)."""
         v = self.variant

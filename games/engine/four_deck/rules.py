@@ -9,23 +9,27 @@ suit (A15): the trump suit is one cyclic chain 2–3–…–A–2, each other s
 level wrap are the level family's (families/levels.py).
 """
 
+from typing import Any, Final
+
 from ..cards import card, expand, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
 from ..units import Unit, has_tractor, subtract, tractors
+from ..variant import LeadShape
+from ..native import mypyc_attr
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
-GROUP_COPIES = (2, 3, 4)
-SPADES = 0
-SAME_OR_STRONGER = 10  # tier of a one-unit answer with at least the lead's copies (§3.6)
-SIDE_TRUMP_TRACTOR = 3 * 2  # the 副主 tractor's key (3, 0), packed as face × 2 + suit bit
+GROUP_COPIES: Final = (2, 3, 4)
+SPADES: Final = 0
+SAME_OR_STRONGER: Final = 10  # tier of a one-unit answer with at least the lead's copies (§3.6)
+SIDE_TRUMP_TRACTOR: Final = 3 * 2  # the 副主 tractor's key (3, 0), packed as face × 2 + suit bit
 
 
 # --- units ------------------------------------------------------------------------------
 
 
-def unit_exists(ctx, counts, copies, n, most):
+def unit_exists(ctx: TrumpContext, counts: "dict[int, int]", copies: int, n: int, most: int) -> bool:
     """True iff ``counts`` (whose largest group has ``most`` copies) hold one unit of
     ``copies`` with exactly ``n`` cards."""
     if n % copies or most < copies:
@@ -34,11 +38,11 @@ def unit_exists(ctx, counts, copies, n, most):
     return length == 1 or has_tractor(ctx, counts, copies, length)
 
 
-def tier(ctx, counts, n, lead_copies):
+def tier(ctx: TrumpContext, counts: "dict[int, int]", n: int, lead_copies: int) -> int:
     """Item 1 of §3.6, maximised over the ``n``-card subsets of ``counts``."""
     if n == 1:
         return SAME_OR_STRONGER
-    most = max(counts.values(), default=0)  # no unit has more copies than the largest group
+    most: int = max(counts.values()) if counts else 0  # no unit has more copies than the largest group
     for copies in range(4, lead_copies - 1, -1):
         if unit_exists(ctx, counts, copies, n, most):
             return SAME_OR_STRONGER
@@ -48,7 +52,7 @@ def tier(ctx, counts, n, lead_copies):
     return 0
 
 
-def rest_key(counts, room, triples_first):
+def rest_key(counts: "dict[int, int]", room: int, triples_first: bool) -> "tuple[int, int]":
     """Item 3 of §3.6: the best (triples, pairs) — or (pairs, triples) for short leads —
     that ``room`` cards taken from ``counts`` can hold (a triple also counts as a pair)."""
     copies = list(counts.values())  # identities held twice or more, three times or more: in C
@@ -133,7 +137,7 @@ class BlockSearch:
         return chosen, counts
 
 
-def unit_cost(unit, cost):
+def unit_cost(unit: Any, cost: Any) -> list:
     """Cheapness of a unit: its dearest card first (lower is cheaper)."""
     cards = unit[2]
     if len(cards) == 1:  # a group: nothing to sort
@@ -141,7 +145,7 @@ def unit_cost(unit, cost):
     return sorted(map(cost, cards), reverse=True)
 
 
-def follow_key(ctx, counts, n, lead_copies):
+def follow_key(ctx: TrumpContext, counts: "dict[int, int]", n: int, lead_copies: int) -> tuple:
     """The key (tier, blocks, rest) of §3.6, maximised over ``n``-card subsets of ``counts``.
 
     For a set of exactly ``n`` cards this is the key of the set itself, so one function
@@ -182,11 +186,12 @@ def declaration_stands(standing, seat, cards, level):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class FourDeck(LevelFamily, FourDeckFamily):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class FourDeck(FourDeckFamily, LevelFamily):
     id = "four_deck"
     levels = LEVELS
-    first_level = 2
-    default_level = 2
+    first_level: "int | None" = 2
+    default_level: "int | None" = 2
 
     def build_context(self, level, trump):
         """§3.3–3.4 (A14, A15): ranks with the level above the 2s; face-based chains."""
@@ -200,7 +205,7 @@ class FourDeck(LevelFamily, FourDeckFamily):
             chains.append(Chain([[card(s, f)] for f in range(3, 15) if f != level], s))
         return TrumpContext(self.id, level, trump, cls, rank, chains)
 
-    def unit_strength(self, ctx, unit):
+    def unit_strength(self, ctx: TrumpContext, unit: Any) -> Any:
         """Groups by rank; tractors by (top face, 主 bit) packed as face × 2 + bit, the
         副主 tractor fixed at (3, 0) (§3.4). Only units of one format are compared."""
         if unit[1] == 1:
@@ -212,17 +217,20 @@ class FourDeck(LevelFamily, FourDeckFamily):
 
     # --- following (§3.6, A17) ------------------------------------------------------------
 
-    def follow_key(self, ctx, shape, counts):
+    def follow_key(self, ctx: TrumpContext, shape: LeadShape, counts: Any) -> Any:
         return follow_key(ctx, counts, shape.n, shape.copies)
 
-    def best_follow_key(self, ctx, shape, hs_counts):
+    def best_follow_key(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any) -> Any:
         return follow_key(ctx, hs_counts, shape.n, shape.copies)
 
-    def build_follow(self, ctx, shape, hs_counts, best, cost):
+    def build_follow(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any, cost: Any) -> list:
         """A follow from the led class with key ``best``, the cheapest by ``cost`` per card
         at each step: the unit, or the blocks, then triples, pairs and singles."""
         n = shape.n
-        t = best[0]
+        t: int = best[0]
+        left: "dict[int, int]"
+        triples: int
+        pairs: int
         if t:
             copies = range(shape.copies, 5) if t == SAME_OR_STRONGER else (t,)
             units = [u for c in copies if n % c == 0 for u in _units(ctx, hs_counts, c, n // c)]
@@ -262,7 +270,7 @@ class FourDeck(LevelFamily, FourDeckFamily):
         return "defenders", levels, levels, "next"
 
 
-def _units(ctx, counts, copies, length):
+def _units(ctx: TrumpContext, counts: "dict[int, int]", copies: int, length: int) -> list:
     if length == 1:
         return [Unit(copies, 1, (c,)) for c, k in counts.items() if k >= copies]
     return list(tractors(ctx, counts, copies, length))

@@ -7,23 +7,29 @@ game (P12): the hand ends with ``result["stopped"]`` and no score, and ``next_ha
 declared and how many 10s until the window closes (P11); then the trump is shown.
 """
 
+from typing import Any, Final
+
 from ..cards import counts_of, face_of, format_cards
-from ..context import TRUMP
+from ..context import TRUMP, TrumpContext
+from ..variant import LeadShape
 from ..draws import choice
 from ..families.four_deck import FourDeckFamilyMachine
 from ..units import tractors
 from .rules import TEN, cheapest_follow
+from ..native import mypyc_attr
 
-NOT_TENS = bytes(c for c in range(54) if c >= 52 or face_of(c) != TEN)  # what translate deletes
-SINGLE_TRIES = 6  # random draws from the hand before listing the led class's cards
+NOT_TENS: Final = bytes(c for c in range(54) if c >= 52 or face_of(c) != TEN)  # what translate deletes
+SINGLE_TRIES: Final = 6  # random draws from the hand before listing the led class's cards
 
 
-def random_lead(ctx, hand, rng):
+def random_lead(ctx: TrumpContext, hand: list, rng: Any) -> list:
     """A random unit: a random card, a random number of its copies, and half the time a
     random tractor through it of those copies (listing every unit of a 54-card hand first
     would cost more than the rest of the trick)."""
-    c = pick(hand, rng)
-    copies = 1 + int(rng.random() * hand.count(c))
+    x: float = rng.random()
+    c: int = hand[int(x * len(hand))]  # pick(hand, rng)
+    x = rng.random()
+    copies = 1 + int(x * hand.count(c))
     if copies >= 2 and rng.random() < 0.5:
         runs = [t for t in tractors(ctx, counts_of(hand), copies) if c in t[2]]
         if runs:
@@ -31,12 +37,13 @@ def random_lead(ctx, hand, rng):
     return [c] * copies
 
 
-def pick(items, rng):
+def pick(items: Any, rng: Any) -> Any:
     """A uniform element; ``rng.random`` is a C call, ``rng.choice`` a Python loop, and the
     random player draws several per play."""
     return items[int(rng.random() * len(items))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GuigangMachine(FourDeckFamilyMachine):
     def played_event(self, ctx, lead, seat, cards, shown):
         """Names a bomb (§5.4: 4 identical cards, or a tractor of them) played as a unit
@@ -109,15 +116,18 @@ class GuigangMachine(FourDeckFamilyMachine):
             "else your biggest tractors, then pairs, then singles"
         )
 
-    def random_lead(self, ctx, hand, rng):
+    def random_lead(self, ctx: TrumpContext, hand: list, rng: Any) -> list:
         return random_lead(ctx, hand, rng)
 
-    def random_single(self, ctx, led, hand, rng):
+    def random_single(self, ctx: TrumpContext, led: int, hand: list, rng: Any) -> list:
         """Uniform over the led class's cards by rejection (most hands hold some), else
         from the list of them, else any card."""
         cls = ctx.cls
+        x: float
+        c: int
         for _ in range(SINGLE_TRIES):
-            c = pick(hand, rng)
+            x = rng.random()
+            c = hand[int(x * len(hand))]  # pick(hand, rng)
             if cls[c] == led:
                 return [c]
         cards = bytes(hand)
@@ -129,7 +139,7 @@ class GuigangMachine(FourDeckFamilyMachine):
         # rng.sample(the others, 1) draws one index below their number, as choice does.
         return [choice(rng, cards.translate(None, ctx.inside[led]))]
 
-    def random_follow(self, ctx, shape, hand, rng):
+    def random_follow(self, ctx: TrumpContext, shape: LeadShape, hand: list, rng: Any) -> list:
         """A legal follow built structurally from a random order of the cards (the generic
         sampler would enumerate subsets of 54 cards)."""
         n = shape.n

@@ -8,16 +8,19 @@ records progress (A30): the trump context depends on the trump suit alone.
 """
 
 from itertools import chain
+from typing import Any, Final
 
 from ..cards import BJ, LJ, card, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
 from ..units import Unit, has_tractor, subtract, tractors
+from ..variant import LeadShape
+from ..native import mypyc_attr
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
-TEN = 10  # the declaring rank (叫牌 with 10s)
-GROUP_COPIES = (2, 3, 4)  # pairs, triples, bombs: the copies a tractor may have
+TEN: Final = 10  # the declaring rank (叫牌 with 10s)
+GROUP_COPIES: Final = (2, 3, 4)  # pairs, triples, bombs: the copies a tractor may have
 
 
 # --- units ------------------------------------------------------------------------------
@@ -42,10 +45,10 @@ def one_units(ctx, counts, n):
             yield from tractors(ctx, counts, c, length)
 
 
-def has_one_unit(ctx, counts, n):
+def has_one_unit(ctx: TrumpContext, counts: "dict[int, int]", n: int) -> bool:
     """True iff ``counts`` hold one unit of exactly ``n`` cards with copies ≥ 2 (tierA):
     ``one_units`` without building one; no unit has more copies than the largest group."""
-    most = max(counts.values(), default=0)
+    most: int = max(counts.values()) if counts else 0
     for c in GROUP_COPIES:
         if n % c == 0 and most >= c and (n == c or has_tractor(ctx, counts, c, n // c)):
             return True
@@ -104,7 +107,7 @@ def tractor_structure(ctx, counts, n, key=None):
     return best(counts, n, n)
 
 
-def structure_key(ctx, counts, n):
+def structure_key(ctx: TrumpContext, counts: "dict[int, int]", n: int) -> tuple:
     """The follow key of §5.6, maximised over ``n``-card subsets of ``counts``.
 
     For a set of exactly ``n`` cards this is the key of the set itself, so one function
@@ -164,11 +167,12 @@ def declaration_stands(standing, seat, cards):
 # --- the variant ---------------------------------------------------------------------------
 
 
-class Guigang(LevelFamily, FourDeckFamily):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Guigang(FourDeckFamily, LevelFamily):
     id = "guigang"
     levels = LEVELS
-    first_level = 3
-    default_level = 3
+    first_level: "int | None" = 3
+    default_level: "int | None" = 3
     redeal_limit = 3  # P12: consecutive deals without a declaration before the game stops
 
     def build_context(self, level, trump):
@@ -192,10 +196,10 @@ class Guigang(LevelFamily, FourDeckFamily):
 
     # --- following (§5.6) --------------------------------------------------------------------
 
-    def follow_key(self, ctx, shape, counts):
+    def follow_key(self, ctx: TrumpContext, shape: LeadShape, counts: Any) -> Any:
         return structure_key(ctx, counts, shape.n)
 
-    def best_follow_key(self, ctx, shape, hs_counts):
+    def best_follow_key(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any) -> Any:
         return structure_key(ctx, hs_counts, shape.n)
 
     def build_follow(self, ctx, shape, hs_counts, best, key):

@@ -22,8 +22,11 @@ Special hands are checked when trump is named and shown only in the result.
 A table's deck count is ``options["decks"]`` (1 or 2, A21).
 """
 
+from functools import partial
+from typing import Any, Final
+
 from ..cards import SUITS, format_cards, points_of, remove_cards, suit_of
-from ..context import TRUMP
+from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..hand import HandMachine
 from .rules import (
@@ -39,7 +42,9 @@ from .rules import (
     start_bidding,
     trump_disclosures,
 )
+from ..native import mypyc_attr
 
+_DEFAULT_DECKS: Final = POINT_BID.decks  # PointBidTable's machine for a state without "decks"
 FIRST_BIDDER = 0  # 東家 bids first in the first hand
 
 
@@ -47,12 +52,16 @@ def _bidding_state(b):
     return {"turn": b.turn, "passed": sorted(b.passed), "dealer": b.dealer, "bid": b.bid}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PointBidMachine(HandMachine):
-    def __init__(self, variant):
+    def __init__(self, variant) -> None:
         super().__init__(variant)
         # Bidding replaces declaring: there is no declaration and no window to close.
-        del self.handlers["declare"], self.handlers["close_declarations"]
-        self.handlers.update(bid=self._bid, name_trump=self._name_trump, surrender=self._surrender)
+        handlers = self.handlers
+        del handlers["declare"], handlers["close_declarations"]
+        handlers["bid"] = self._bid
+        handlers["name_trump"] = self._name_trump
+        handlers["surrender"] = self._surrender
 
     # --- set-up ---------------------------------------------------------------------------
 
@@ -197,14 +206,19 @@ class PointBidMachine(HandMachine):
         super().start_play(state, events)
         self._disclose(state, events)
 
-    def _play(self, state, action, events):
+    def _play(self, state: dict, action: dict, events: list) -> None:
         super()._play(state, action, events)
         # Only a seat that just played a trump can have run out of trumps.
         seat = action["seat"]
         if state["phase"] == "play" and seat not in state["void_announced"]:
-            played = (state["trick"]["plays"] or state["tricks"][-1]["plays"])[-1]
+            trick: dict = state["trick"]
+            plays: list = trick["plays"]
+            if not plays:
+                plays = state["tricks"][-1]["plays"]
+            played = plays[-1]
             # The play looked its context up (and built it if need be): read it from the cache.
-            trumps = self._contexts[state["level"], state["trump"]].members[TRUMP]
+            ctx: TrumpContext = self._contexts[state["level"], state["trump"]]
+            trumps = ctx.members[TRUMP]
             if not trumps.isdisjoint(played) and trumps.isdisjoint(state["hands"][seat]):
                 self._disclose(state, events)
 
@@ -323,6 +337,18 @@ class PointBidMachine(HandMachine):
         return out
 
 
+def _for_state(machines: "dict[Any, PointBidMachine]", state: Any) -> PointBidMachine:
+    """``PointBidTable.for_state``: the machine for ``state["options"]["decks"]``."""
+    options: dict = state["options"]
+    decks = options.get("decks")
+    return machines[_DEFAULT_DECKS if decks is None else decks]
+
+
+def _route(table, name, state, *args, **kwargs):
+    return getattr(table.for_state(state), name)(state, *args, **kwargs)
+
+
+@mypyc_attr(native_class=False)  # its methods are made on first use (__getattr__)
 class PointBidTable:
     """What ``machine_for("point_bid")`` returns: the machine for a state's deck count.
 
@@ -341,32 +367,29 @@ class PointBidTable:
         return self.machines[decks].new_match(seed, options)
 
     def for_state(self, state):
-        decks = state["options"].get("decks")
-        return self.machines[POINT_BID.decks if decks is None else decks]
+        return _for_state(self.machines, state)
 
     # The calls a table makes on every action, routed without the generic wrapper.
     def apply(self, state, action):
-        return self.for_state(state).apply(state, action)
+        return _for_state(self.machines, state).apply(state, action)
 
     def timer(self, state):
-        return self.for_state(state).timer(state)
+        return _for_state(self.machines, state).timer(state)
 
     def timer_due(self, state):
-        return self.for_state(state).timer_due(state)
+        return _for_state(self.machines, state).timer_due(state)
 
     def legal_calls(self, state, seat):
-        return self.for_state(state).legal_calls(state, seat)
+        return _for_state(self.machines, state).legal_calls(state, seat)
 
     def random_play(self, state, seat, rng):
-        return self.for_state(state).random_play(state, seat, rng)
+        return _for_state(self.machines, state).random_play(state, seat, rng)
 
     def __getattr__(self, name):
         if not callable(getattr(PointBidMachine, name, None)):
             raise AttributeError(name)
 
-        def routed(state, *args, **kwargs):
-            return getattr(self.for_state(state), name)(state, *args, **kwargs)
-
+        routed = partial(_route, self, name)
         setattr(self, name, routed)  # built once per name: the router is on every call's path
         return routed
 

@@ -7,12 +7,13 @@ kitty capture (A26), special hands (A27), the odds score (A28), settlement and
 escape (A29), and the trump-void disclosure of rule 7 (P9).
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import BJ, LJ, card, counts_of, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..errors import RuleError
 from ..families.two_deck import TwoDeckFamily
+from ..native import mypyc_attr
 
 BID_MAX = 120
 BID_STEP = 5
@@ -54,17 +55,17 @@ class Bidding(NamedTuple):
     """The auction so far. ``turn`` is None once it is over; ``dealer`` None then means redeal."""
 
     first_bidder: int
-    turn: object
+    turn: Any
     passed: frozenset = frozenset()
-    dealer: object = None  # the current lowest bidder
-    bid: object = None
+    dealer: Any = None  # the current lowest bidder
+    bid: Any = None
 
     @property
-    def over(self):
+    def over(self) -> bool:
         return self.turn is None
 
     @property
-    def redeal(self):
+    def redeal(self) -> bool:
         return self.over and self.dealer is None
 
 
@@ -159,6 +160,7 @@ def trump_disclosures(ctx, hands, announced):
     return events, void | announced
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PointBid(TwoDeckFamily):
     id = "point_bid"
     throws = "trump"

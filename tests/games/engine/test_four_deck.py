@@ -12,7 +12,8 @@ from games.engine.context import TRUMP
 from games.engine.errors import RuleError
 from games.engine.four_deck.rules import FOUR_DECK, blocks_in, follow_key, tier
 from games.engine.moves import submultisets
-from games.engine.units import decompose, subtract, unit_of
+from games.engine.units import Unit, decompose, subtract, unit_of
+from games.engine.variant import LeadShape
 
 from .helpers import cards, counts
 
@@ -567,7 +568,8 @@ def test_built_follow_meets_the_best_key(args, rnd):
     if sum(hand.values()) <= n:
         return
     lead_cls = ctx.cls[next(iter(hand))]
-    shape = type("Shape", (), {"n": n, "copies": copies, "cls": lead_cls})()
+    # A lead of one unit of `copies` × `length` (its cards are not asked, only its size).
+    shape = LeadShape(lead_cls, n, [Unit(copies, length, range(length))])
     best = V.best_follow_key(ctx, shape, hand)
     priority = [rnd.random() for _ in range(54)]
     play = V.build_follow(ctx, shape, hand, best, priority.__getitem__)

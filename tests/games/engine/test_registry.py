@@ -31,12 +31,25 @@ def test_each_module_imports_alone_in_a_fresh_interpreter(module):
     assert run.returncode == 0, run.stderr
 
 
+def _type_checking_body(node):
+    """The body of an ``if TYPE_CHECKING:`` block, which is read by mypy and mypyc and never
+    run: only mypyc's decorators may be imported there (games/engine/native.py)."""
+    if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+        assert all(isinstance(n, ast.ImportFrom) and n.module == "mypy_extensions" for n in node.body), (
+            "only mypy_extensions may be imported for type checking alone")
+        return node.body
+    return ()
+
+
 def imports_of(path):
     """(node, the function it sits in or None) for every import statement of a module."""
     found = []
 
     def walk(node, function):
+        skipped = _type_checking_body(node)
         for child in ast.iter_child_nodes(node):
+            if any(child is n for n in skipped):
+                continue
             if isinstance(child, (ast.Import, ast.ImportFrom)):
                 found.append((child, function))
             inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
