@@ -47,10 +47,11 @@ def build(native, target):
         return False
     # Keep only the extension modules, where the finder looks for them.
     shutil.rmtree(target, ignore_errors=True)
-    for name, file in native.compiled_modules(work).items():
-        if "build" in os.path.relpath(file, work).split(os.sep)[:1]:
+    for file in native.compiled_modules(work).values():
+        rel = os.path.relpath(file, work)
+        if rel.split(os.sep)[0] == "build":
             continue  # mypyc's intermediate copies
-        dest = os.path.join(target, os.path.relpath(file, work))
+        dest = os.path.join(target, rel)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.move(file, dest)
     shutil.rmtree(work, ignore_errors=True)

@@ -76,7 +76,6 @@ def format_cards(cards: Any) -> "list[str]":
     """Tokens in canonical order."""
     if len(cards) == 1:
         return [TOKENS[cards[0]]]
-    c: int
     return [TOKENS[c] for c in sorted(cards, key=_SORT_KEY_OF)]
 
 

@@ -71,8 +71,6 @@ class TrumpContext:
         # other card below every rank; of equal strengths the first played wins.
         top: int = max(rank) + 1
         below: int = min(rank) - 1
-        k: int
-        r: int
         self.single_keys = tuple(
             tuple([r if k == led else r + top if k == TRUMP else below for k, r in zip(cls, rank)])
             for led in range(TRUMP + 1)
@@ -98,7 +96,6 @@ class TrumpContext:
                         above[c] = nxt
         self.above = tuple(above)
         # Display order of a hand: trumps together first, then suits; high to low.
-        order: int
         self.hand_key = tuple(
             [(0 if k == TRUMP else 1 + k, -r, order) for k, r, order in zip(cls, rank, SORT_KEY)]
         )

@@ -10,8 +10,8 @@ subclass, Hypothesis' randoms) goes through its own methods.
 """
 
 import random
-from typing import Any, Final
 from functools import lru_cache
+from typing import Any, Final
 
 _Random: Final = random.Random
 

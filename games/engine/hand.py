@@ -41,7 +41,6 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 
 import random
 from typing import Any
-from functools import partial
 
 from .cards import (
     POINTS,
@@ -76,8 +75,6 @@ class HandMachine:
     _random_singles: bool
     _plain_played_event: bool
     handlers: dict
-    _draw_lead: Any
-    _draw_single: Any
     _shared_lead: bool
     _shared_single: bool
 
@@ -91,13 +88,10 @@ class HandMachine:
             type(self).random_follow is HandMachine.random_follow
             or type(self).random_single is not HandMachine.random_single
         )
-        # The draws random_play makes, without the hook's own call where it is the shared one.
-        shared = type(self).random_lead is HandMachine.random_lead
-        self._shared_lead = shared
-        self._draw_lead = partial(random_lead, variant) if shared else self.random_lead
-        shared = type(self).random_single is HandMachine.random_single
-        self._shared_single = shared
-        self._draw_single = random_single if shared else self.random_single
+        # random_play calls the shared draws directly, without the hook, where a machine
+        # keeps them.
+        self._shared_lead = type(self).random_lead is HandMachine.random_lead
+        self._shared_single = type(self).random_single is HandMachine.random_single
         self._plain_played_event = type(self).played_event is HandMachine.played_event
         self.handlers = {
             "deal": self._deal,

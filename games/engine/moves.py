@@ -12,10 +12,9 @@ only the ``Variant`` hooks (``follow_key``, ``best_follow_key``, ``build_follow`
 
 from bisect import bisect_right
 from itertools import accumulate
-
-from .cards import POINTS, counts_of, expand
 from typing import Any
 
+from .cards import POINTS, counts_of, expand
 from .context import TRUMP, TrumpContext
 from .draws import below, choice
 from .units import Unit, tractor_count, tractors
@@ -207,7 +206,6 @@ def random_lead(variant: Variant, ctx: TrumpContext, hand: list, rng: Any) -> li
     counts = counts_of(hand)
     n_groups = len(hand)  # an identity with k copies gives k groups (sizes 1..k)
     n_runs = 0
-    copies: int
     # A tractor needs two identities held twice or more: two copies beyond the first.
     # The tractors are counted, and listed only when the draw falls among them.
     copies_range = range(2, variant.max_copies + 1)

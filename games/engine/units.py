@@ -7,7 +7,6 @@ All functions take a one-class multiset as a ``{card: copies}`` dict and a
 from itertools import product
 from typing import Any, Iterator
 
-
 from .cards import SORT_KEY, TOKENS
 from .context import TrumpContext
 from .native import mypyc_attr

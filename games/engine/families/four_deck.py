@@ -7,9 +7,9 @@ trick's 扣底/摳底 (§3.8 A19, §5.8). Hand (``FourDeckFamilyMachine``): the 
 bonus as the defenders' total, and each seat seeing its own hidden declarations.
 """
 
-from ..cards import BJ, LJ, counts_of, face_of, format_cards, suit_of
 from typing import Any
 
+from ..cards import BJ, LJ, counts_of, face_of, format_cards, suit_of
 from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..hand import HandMachine

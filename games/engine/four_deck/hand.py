@@ -7,8 +7,8 @@ standing one is shown with the trump.
 """
 
 from functools import lru_cache
-from typing import Any
 from itertools import repeat, starmap
+from typing import Any
 
 from ..cards import counts_of, format_cards
 from ..context import TRUMP, TrumpContext
