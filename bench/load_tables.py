@@ -101,9 +101,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_embedded(data_dir, port):
+def start_embedded(data_dir, port, window):
     env = dict(os.environ, PORT=str(port), TRACTOR_DATA_DIR=str(data_dir),
-               GAMES_TIMER_OVERRIDES="deal=0",
+               GAMES_TIMER_OVERRIDES=f"deal=0,declare={window:g}",
                GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0", GAMES_SOCKET_RATE="100",
                GAMES_SOCKETS_PER_ADDRESS="100000", GAMES_SOCKETS_PER_USER="100",
                LOG_LEVEL="WARNING")
@@ -769,6 +769,9 @@ def main():
                              "pace in the same run (tables from --open-tables, --ramp at a time)")
     parser.add_argument("--open-tables", type=int, default=100,
                         help="the first step of --open")
+    parser.add_argument("--window", type=float, default=8,
+                        help="the embedded server's declaration window in seconds (P1: 8); "
+                             "each hand's tables wait that long for nothing but the clock")
     parser.add_argument("--sticky", action="store_true",
                         help="with several --url servers: all four sockets of a table (or of an "
                              "echo group) on one server, as a proxy routing by the table's URL "
@@ -787,7 +790,7 @@ def main():
     else:
         tmp = tempfile.mkdtemp(prefix="tractor-bench-")
         port = free_port()
-        platform = start_embedded(tmp, port)
+        platform = start_embedded(tmp, port, args.window)
         base_http = [f"http://127.0.0.1:{port}"]
         database_url = f"sqlite:///{tmp}/db.sqlite3"
         # The sessions made here must be signed with the server's key, kept in its data dir.

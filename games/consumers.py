@@ -28,6 +28,7 @@ from redis.exceptions import RedisError
 
 from games import selectors, services
 from games.fanout import fanout_attach, fanout_send
+from games.groupcommit import game_action_apply
 from games.sockets import SocketQuota, json_too_deep
 
 try:  # daphne's websocket protocol refuses sends once a close has begun
@@ -39,7 +40,8 @@ logger = logging.getLogger(__name__)
 
 # On PostgreSQL actions at different tables run side by side (each waits only for its own
 # table's row lock). SQLite has one writer for the whole file, and its busy handler sleeps
-# in steps of up to 100 ms, so there actions queue in daphne's one sync thread instead.
+# in steps of up to 100 ms, so there actions queue in daphne's one sync thread instead, in
+# batches of one transaction each (games.groupcommit).
 ONE_WRITER = connection.vendor == "sqlite"
 
 # Not 1009 (message too big): daphne's autobahn lets an application close only with 1000 or
@@ -253,10 +255,14 @@ class PlayerConsumer(_TableSocket):
 
     async def act(self, content):
         action = content.get("action")
+        request = {"table_id": self.table_id, "user": self.user, "action": action,
+                   "version": content.get("version")}
         try:
-            await database_sync_to_async(services.game_apply_action, thread_sensitive=ONE_WRITER)(
-                table_id=self.table_id, user=self.user, action=action,
-                version=content.get("version"))
+            if ONE_WRITER:  # every table's actions queue for the one writer: in batches
+                await game_action_apply(**request)
+            else:
+                await database_sync_to_async(services.game_apply_action,
+                                             thread_sensitive=False)(**request)
         except services.ActionError as error:
             await self.send_error(error.code, error.message, snapshot=error.code == "stale_version",
                                   details=error.details)

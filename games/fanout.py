@@ -29,6 +29,11 @@ it publishes and gives back in two round trips); a change that finds the lock ta
 every 0.5-2 ms. The SET is sent
 when the change starts to write (publish_lock_ask) and its answer read just before the
 commit (publish_lock_wait), so that round trip overlaps the writes and the messages.
+
+Group commit (games.groupcommit): a batch of actions at several tables asks for all their
+locks in one write to Redis and reads the answers in order (publish_locks_ask), and the
+batch's changes are handed to the event loop together once it has committed
+(fanout_together): one wake-up of the loop per batch, not one per change.
 """
 
 import asyncio
@@ -36,7 +41,9 @@ import itertools
 import logging
 import os
 import secrets
+import threading
 import time
+from contextlib import contextmanager
 
 import redis
 from asgiref.sync import async_to_sync
@@ -56,6 +63,8 @@ _loop = None
 _tails = {}
 _running = set()
 _sync_client = None
+# The sends a thread holds back inside fanout_together, to hand over in one go.
+_held = threading.local()
 # A lock's token says whose it is, so nobody gives back a lock that expired and was taken
 # since: unique per host (a random prefix drawn once), process (the pid: Celery's pool
 # processes fork with the prefix) and change (a counter; next() on it is atomic), without
@@ -89,6 +98,10 @@ def fanout_send(groups_messages, *, key, then_release=None):
                 return
         except RuntimeError:  # no loop in this thread: the usual case, a sync worker thread
             pass
+        held = getattr(_held, "sends", None)
+        if held is not None:
+            held.append((key, groups_messages, then_release))
+            return
         # Callbacks run in the order they were scheduled: the commit order of this process.
         loop.call_soon_threadsafe(_start, key, groups_messages, then_release)
         return
@@ -97,6 +110,24 @@ def fanout_send(groups_messages, *, key, then_release=None):
     finally:
         if then_release is not None:
             publish_lock_give_back(then_release)
+
+
+@contextmanager
+def fanout_together():
+    """The sends this thread makes inside the block are handed to the event loop together
+    when it ends, in their order: a batch's changes wake the loop once. Each still waits for
+    its key's previous send, so a table's order is as before; and nothing is held back past
+    the block (the publish locks they carry are given back once sent)."""
+    if getattr(_held, "sends", None) is not None:
+        yield
+        return
+    _held.sends = []
+    try:
+        yield
+    finally:
+        sends, _held.sends = _held.sends, None
+        if sends:
+            _loop.call_soon_threadsafe(_start_all, sends)
 
 
 def publish_lock_take(table_id):
@@ -120,50 +151,76 @@ def publish_lock_take(table_id):
 def publish_lock_ask(table_id):
     """Ask for the table's publish lock without waiting for Redis's answer; returns what
     publish_lock_wait takes. The change's writes go on meanwhile."""
-    key = f"{key_prefix()}:publish:{table_id}"
-    token = f"{_token_prefix}:{os.getpid()}:{next(_token_numbers)}"
-    pool = _redis_sync().connection_pool
+    return publish_locks_ask([table_id])[table_id]
+
+
+def publish_locks_ask(table_ids):
+    """publish_lock_ask for each of `table_ids` (distinct), in one write to Redis: {table id:
+    what publish_lock_wait takes}. The answers are read in order, whichever is waited for
+    first."""
+    asked = [(table_id, f"{key_prefix()}:publish:{table_id}",
+              f"{_token_prefix}:{os.getpid()}:{next(_token_numbers)}") for table_id in table_ids]
+    answers = _Answers(len(asked))
     try:
-        connection = pool.get_connection()
+        answers.connection = _redis_sync().connection_pool.get_connection()
+        connection = answers.connection
+        connection.send_packed_command(connection.pack_commands(
+            [("SET", key, token, "NX", "PX", PUBLISH_LOCK_TTL_MS) for _, key, token in asked]))
     except RedisError:
-        logger.warning("publish lock of table %s unavailable; publishing unlocked", table_id,
-                       exc_info=True)
-        return _Asked(table_id, None, key, token)
-    try:
-        connection.send_command("SET", key, token, "NX", "PX", PUBLISH_LOCK_TTL_MS)
-    except RedisError:
-        logger.warning("publish lock of table %s unavailable; publishing unlocked", table_id,
-                       exc_info=True)
-        connection.disconnect()
-        pool.release(connection)
-        connection = None
-    return _Asked(table_id, connection, key, token)
+        answers.fail(asked[0][0] if asked else None)
+    return {table_id: _Asked(table_id, answers, i, key, token)
+            for i, (table_id, key, token) in enumerate(asked)}
 
 
 def publish_lock_wait(asked):
     """The lock publish_lock_ask asked for once it is held, as publish_lock_take returns
     it: at once if Redis's answer says it was free, else after waiting for it; None when
     Redis could not be reached."""
-    if asked.connection is None:
+    taken = asked.answers.read(asked.index, asked.table_id)
+    if taken is None:
         return None
-    pool = _redis_sync().connection_pool
-    try:
-        taken = asked.connection.read_response()
-    except RedisError:
-        logger.warning("publish lock of table %s unavailable; publishing unlocked",
-                       asked.table_id, exc_info=True)
-        asked.connection.disconnect()
-        return None
-    finally:
-        pool.release(asked.connection)
     return (asked.key, asked.token) if taken else publish_lock_take(asked.table_id)
 
 
-class _Asked:
-    __slots__ = ("table_id", "connection", "key", "token")
+class _Answers:
+    """Redis's answers to SETs sent together on one connection, read in order and kept
+    (whether the lock was taken); the connection goes back to the pool once the last is
+    read. None for each answer once Redis could not be reached."""
 
-    def __init__(self, table_id, connection, key, token):
-        self.table_id, self.connection, self.key, self.token = table_id, connection, key, token
+    __slots__ = ("connection", "count", "read_so_far", "failed")
+
+    def __init__(self, count):
+        self.connection, self.count, self.read_so_far, self.failed = None, count, [], False
+
+    def read(self, index, table_id):
+        while not self.failed and len(self.read_so_far) <= index:
+            try:
+                # OK when the lock was free and is ours now, nil when it is taken.
+                self.read_so_far.append(bool(self.connection.read_response()))
+            except RedisError:
+                self.fail(table_id)
+                break
+            if len(self.read_so_far) == self.count:
+                _redis_sync().connection_pool.release(self.connection)
+                self.connection = None
+        return None if self.failed else self.read_so_far[index]
+
+    def fail(self, table_id):
+        logger.warning("publish lock of table %s unavailable; publishing unlocked", table_id,
+                       exc_info=True)
+        self.failed = True
+        if self.connection is not None:
+            self.connection.disconnect()
+            _redis_sync().connection_pool.release(self.connection)
+            self.connection = None
+
+
+class _Asked:
+    __slots__ = ("table_id", "answers", "index", "key", "token")
+
+    def __init__(self, table_id, answers, index, key, token):
+        self.table_id, self.answers, self.index = table_id, answers, index
+        self.key, self.token = key, token
 
 
 def publish_lock_give_back(held):
@@ -195,6 +252,11 @@ def _start(key, groups_messages, then_release):
     _tails[key] = task
     _running.add(task)
     task.add_done_callback(lambda done: _finished(key, done))
+
+
+def _start_all(sends):
+    for key, groups_messages, then_release in sends:
+        _start(key, groups_messages, then_release)
 
 
 def _finished(key, task):
