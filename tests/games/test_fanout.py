@@ -212,6 +212,30 @@ def test_a_publish_lock_is_not_held_while_another_change_holds_it():
     fanout.publish_lock_give_back(got[0])
 
 
+def test_a_batch_asks_for_several_tables_locks_in_one_write_each_answered_for_itself():
+    from games import fanout
+
+    client = fanout._redis_sync()
+    taken = fanout.publish_lock_wait(fanout.publish_lock_ask(464647))  # another change's
+    asked = fanout.publish_locks_ask([464646, 464647, 464648])
+    # Waited for out of order: the answers are read in order and kept for each.
+    third = fanout.publish_lock_wait(asked[464648])
+    first = fanout.publish_lock_wait(asked[464646])
+    assert client.get(first[0]).decode() == first[1]
+    assert client.get(third[0]).decode() == third[1]
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(fanout.publish_lock_wait(asked[464647])))
+    waiter.start()
+    waiter.join(0.3)  # the second table's lock is held elsewhere: it waits for it
+    assert waiter.is_alive() and not got
+    fanout.publish_lock_give_back(taken)
+    waiter.join(5)
+    assert got and client.get(got[0][0]).decode() == got[0][1] != taken[1]
+    for held in (first, got[0], third):
+        fanout.publish_lock_give_back(held)
+        assert client.get(held[0]) is None
+
+
 def test_without_redis_a_change_publishes_unlocked(monkeypatch):
     import redis
 
