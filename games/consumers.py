@@ -264,8 +264,11 @@ class PlayerConsumer(_TableSocket):
                 await database_sync_to_async(services.game_apply_action,
                                              thread_sensitive=False)(**request)
         except services.ActionError as error:
-            await self.send_error(error.code, error.message, snapshot=error.code == "stale_version",
-                                  details=error.details)
+            # A version refused as stale comes with the table as it is now (games.services);
+            # one found stale only at the write does not.
+            await self.send_error(error.code, error.message, details=error.details,
+                                  snapshot=error.code == "stale_version"
+                                  and "snapshot" not in error.details)
 
 
 class SpectatorConsumer(_TableSocket):

@@ -22,7 +22,8 @@ another process, or when this one restarts.
 The rows are handed out, never shared: ``rows_take`` removes them, so two threads of one
 process changing one table (on PostgreSQL each waits for the row lock) never hold the same
 objects, and they come back only once their change has committed (``rows_keep`` runs on
-commit), so a change that rolls back leaves nothing behind.
+commit), so a change that rolls back leaves nothing behind. A change refused before it
+changed anything (a stale version) gives them straight back (``rows_give_back``).
 """
 
 import threading
@@ -45,6 +46,13 @@ def rows_take(table_id, using=DEFAULT_DB_ALIAS):
 def rows_keep(table_id, game, seats, using=DEFAULT_DB_ALIAS):
     """Keep (game, seats) for the table's next change, once the transaction commits."""
     transaction.on_commit(lambda: _put(using, table_id, game, seats), using=using)
+
+
+def rows_give_back(table_id, game, seats, using=DEFAULT_DB_ALIAS):
+    """Keep (game, seats) again at once: rows_take gave them out and the change that took
+    them wrote nothing. (Should they be stale by the time they are taken again, their `rev`
+    says so, as for any kept rows.)"""
+    _put(using, table_id, game, seats)
 
 
 def rows_forget_all():

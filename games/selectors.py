@@ -99,14 +99,23 @@ def game_snapshot(*, table_id, seat, viewer=None):
     """The full picture for `seat` (None: a spectator, the user `viewer`) at the table's
     current version, with the latest chat messages that reader may see."""
     game = GameState.objects.select_related("table", "match").get(table_id=table_id)
-    snapshot, hears_spectators = _snapshot(game, seat, viewer)
+    return game_snapshot_of(game=game, seats=_seats_of(game), seat=seat, viewer=viewer)
+
+
+def game_snapshot_of(*, game, seats, seat, viewer=None):
+    """game_snapshot from the table's current rows, read already (the game row with its
+    table and match, the four seats with their users)."""
+    snapshot, hears_spectators = _snapshot(game, seats, seat, viewer)
     return dict(snapshot, chat=_chat_recent(game, hears_spectators))
 
 
-def _snapshot(game, seat, viewer):
+def _seats_of(game):
+    return list(Seat.objects.filter(table_id=game.pk).select_related("user").order_by("number"))
+
+
+def _snapshot(game, seats, seat, viewer):
     """The snapshot (without chat), and whether its reader hears the spectators: a
     spectator does, a seat never, nor a seated player watching their own table."""
-    seats = list(Seat.objects.filter(table_id=game.pk).select_related("user").order_by("number"))
     snapshot = {
         "type": "snapshot",
         "version": game.version,
@@ -125,7 +134,7 @@ def game_catchup(*, table_id, seat, last_seq, viewer=None):
     when it is too far behind, ahead of the table, or sent no sequence number. Chat that an
     operator deleted, or whose author is banned now, is left out."""
     game = GameState.objects.select_related("table", "match").get(table_id=table_id)
-    snapshot, hears_spectators = _snapshot(game, seat, viewer)
+    snapshot, hears_spectators = _snapshot(game, _seats_of(game), seat, viewer)
     if (not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0
             or last_seq > game.seq or game.seq - last_seq > CATCHUP_MAX_EVENTS):
         return dict(snapshot, chat=_chat_recent(game, hears_spectators))

@@ -58,8 +58,14 @@ from games.models import (
     TableClosure,
 )
 from games.prepared import PreparedRead, PreparedValue, insert_rows, update_checked
-from games.rowcache import rows_keep, rows_take
-from games.selectors import game_views, hand_refunds_due, table_is_closed, table_public
+from games.rowcache import rows_give_back, rows_keep, rows_take
+from games.selectors import (
+    game_snapshot_of,
+    game_views,
+    hand_refunds_due,
+    table_is_closed,
+    table_public,
+)
 from games.stakes import cap_default, settlement_shares, stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, SeatClock, timeouts_put_on_auto, timer_fired, timer_next
 from lobby.models import Seat, Table
@@ -113,7 +119,14 @@ def game_apply_action(*, table_id, user, action, version):
     with _table_atomic():
         change = _Change.begin(table_id)
         if version != change.game.version:
-            raise ActionError("stale_version", "the table has moved on; here is the snapshot")
+            # The table as it is now, for the socket to show: built from the rows just read
+            # (they changed nothing), so the refusal needs no second trip to the database,
+            # which on SQLite would queue behind the writer's next batch.
+            change.give_back()
+            raise ActionError("stale_version", "the table has moved on; here is the snapshot",
+                              snapshot=game_snapshot_of(game=change.game, seats=change.seats,
+                                                        seat=change.seat_of(user),
+                                                        viewer=user.pk))
         seat = change.seat_of(user)
         if seat is None:
             raise ActionError("not_seated", "you have no seat at this table")
@@ -826,6 +839,11 @@ class _Change:
         if not games:
             raise ActionError("no_such_table", "there is no such table")
         return cls(games[0], _seats_with_users(table_id))
+
+    def give_back(self):
+        """Nothing was changed (a refusal before any step): the rows stay this process's
+        for the table's next change."""
+        rows_give_back(self.game.pk, self.game, self.seats)
 
     @property
     def phase(self):

@@ -13,6 +13,7 @@ from django.db import connection
 
 from games.models import GameState
 from games.rowcache import rows_forget_all, rows_keep, rows_take
+from games.selectors import game_snapshot
 from games.services import ActionError, game_apply_action
 from lobby.models import Seat, Table
 
@@ -133,6 +134,26 @@ def test_a_refused_action_keeps_nothing_and_changes_nothing(seated_table, helper
     after = helpers.game_of(table)
     assert (after.version, after.seq, after.state, after.rev) == (
         before.version, before.seq, before.state, before.rev)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stale_refusal_answers_with_the_table_as_it_is_and_gives_the_rows_back(
+        seated_table, helpers):
+    table, users = _in_play(seated_table, helpers)
+    _play_lowest(helpers, table, users)
+    before = helpers.game_of(table)
+    seat = before.state["turn"]
+    with pytest.raises(ActionError) as refused:
+        game_apply_action(table_id=table.pk, user=users[seat], action={"type": "ready"},
+                          version=before.version - 1)
+    assert refused.value.code == "stale_version"
+    # What the socket would have read on its own, for that seat.
+    assert refused.value.details["snapshot"] == game_snapshot(
+        table_id=table.pk, seat=seat, viewer=users[seat].pk)
+    assert refused.value.details["snapshot"]["version"] == before.version
+    # The next play reads only the rev: the refusal gave the rows back.
+    assert _play_lowest(helpers, table, users) == ["BEGIN", "SELECT", "UPDATE", "INSERT",
+                                                   "COMMIT"]
 
 
 @pytest.mark.django_db(transaction=True)
