@@ -112,37 +112,45 @@ def game_apply_action(*, table_id, user, action, version):
     Locks the GameState row. The seat is the user's own seat: an action naming another
     seat is refused. Raises ActionError (and changes nothing) on any refusal.
     """
+    _action_check(action, version)
+    with _table_atomic():
+        return _action_change(table_id, user, action, version)
+
+
+def _action_check(action, version):
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ActionError("bad_action", "an action is an object with a type")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ActionError("bad_version", "an action carries the version it was made for")
-    with _table_atomic():
-        change = _Change.begin(table_id)
-        if version != change.game.version:
-            # The table as it is now, for the socket to show: built from the rows just read
-            # (they changed nothing), so the refusal needs no second trip to the database,
-            # which on SQLite would queue behind the writer's next batch.
-            change.give_back()
-            raise ActionError("stale_version", "the table has moved on; here is the snapshot",
-                              snapshot=game_snapshot_of(game=change.game, seats=change.seats,
-                                                        seat=change.seat_of(user),
-                                                        viewer=user.pk))
-        seat = change.seat_of(user)
-        if seat is None:
-            raise ActionError("not_seated", "you have no seat at this table")
-        if "seat" in action and action["seat"] != seat:
-            raise ActionError("not_your_seat", "you can only act for your own seat")
-        kind = action["type"]
-        if kind == "ready":
-            change.ready(seat)
-        elif kind == "leave":
-            change.leave(seat)
-        elif kind == "take_back":
-            change.take_back(seat)
-        else:
-            change.engine_step(dict(action, seat=seat))
-            change.take_back(seat)
-        return change.commit()
+
+
+def _action_change(table_id, user, action, version):
+    """game_apply_action inside the caller's transaction."""
+    change = _Change.begin(table_id)
+    if version != change.game.version:
+        # The table as it is now, for the socket to show: built from the rows just read
+        # (they changed nothing), so the refusal needs no second trip to the database,
+        # which on SQLite would queue behind the writer's next batch.
+        change.give_back()
+        raise ActionError("stale_version", "the table has moved on; here is the snapshot",
+                          snapshot=game_snapshot_of(game=change.game, seats=change.seats,
+                                                    seat=change.seat_of(user), viewer=user.pk))
+    seat = change.seat_of(user)
+    if seat is None:
+        raise ActionError("not_seated", "you have no seat at this table")
+    if "seat" in action and action["seat"] != seat:
+        raise ActionError("not_your_seat", "you can only act for your own seat")
+    kind = action["type"]
+    if kind == "ready":
+        change.ready(seat)
+    elif kind == "leave":
+        change.leave(seat)
+    elif kind == "take_back":
+        change.take_back(seat)
+    else:
+        change.engine_step(dict(action, seat=seat))
+        change.take_back(seat)
+    return change.commit()
 
 
 def game_apply_actions(*, requests):
@@ -151,20 +159,23 @@ def game_apply_actions(*, requests):
     one's outcome: what game_apply_action returns, or the ActionError that refused it.
 
     Each action is what it would be alone: it locks its table's row (on SQLite the batch
-    holds the database's write lock from its start), checks the version, writes its state
-    and events in a savepoint of its own, so a refused one leaves nothing behind and the
-    next still sees every earlier one. What is paid once per batch instead of once per
+    holds the database's write lock from its start), checks the version and writes its
+    state and events, and the next sees every earlier one. A refusal comes before any
+    write (the checks and the engine's step come first, the writes last), so a refused
+    action needs no savepoint to leave nothing behind; should one be refused after it
+    wrote (a seat taken elsewhere at that moment), the batch cannot keep the half and is
+    applied again one action at a time. What is paid once per batch instead of once per
     action: BEGIN and COMMIT, the hop into the writer thread (games.groupcommit), the
     publish locks' round trip to Redis (on SQLite all asked in one write) and the event loop's
     wake-up for the messages (all handed over together, in commit order, after the one
     commit: nothing is announced that could still be lost).
 
-    If the batch as a whole fails (the database refuses its commit, or an action raises
-    something other than ActionError), nothing of it stands and each action is applied on
-    its own, as game_apply_action would have been: a failure is then the outcome of the one
-    that caused it. Tables are taken in the order of their ids (a table's actions in the
-    order given), so two batches on PostgreSQL never wait for each other's rows in a
-    cycle."""
+    If the batch as a whole fails (the database refuses its commit, an action raises
+    something other than ActionError or is refused after writing), nothing of it stands
+    and each action is applied on its own, as game_apply_action would have been: a failure
+    is then the outcome of the one that caused it. Tables are taken in the order of their
+    ids (a table's actions in the order given), so two batches on PostgreSQL never wait for
+    each other's rows in a cycle."""
     order = sorted(range(len(requests)), key=lambda i: requests[i]["table_id"])
     outcomes = [None] * len(requests)
     try:
@@ -175,7 +186,11 @@ def game_apply_actions(*, requests):
                 # each change asks once it holds its row, as alone (lock order).
                 _outboxes_open(sorted({requests[i]["table_id"] for i in order}))
             for i in order:
-                outcomes[i] = _outcome_in_batch(requests[i])
+                outcomes[i] = _outcome_in_batch(**requests[i])
+            if transaction.get_rollback():
+                # Something inside marked the transaction for rollback: what it did would
+                # be lost at the end of the block, so none of it may be reported as done.
+                raise _RefusedAfterWriting
         return outcomes
     except Exception:
         logger.warning("a batch of %d actions failed; applying them one by one",
@@ -183,17 +198,36 @@ def game_apply_actions(*, requests):
     return [_outcome(request) for request in requests]
 
 
-def _outcome_in_batch(request):
-    opened = set(_outboxes())
+class _Writes:
+    """A connection's execute wrapper: whether anything but a read was sent."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self):
+        self.seen = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if not self.seen and not sql.startswith("SELECT"):
+            self.seen = True
+        return execute(sql, params, many, context)
+
+
+def _outcome_in_batch(*, table_id, user, action, version):
+    writes = _Writes()
     try:
-        return game_apply_action(**request)
+        _action_check(action, version)
+        with connection.execute_wrapper(writes):
+            return _action_change(table_id, user, action, version)
     except ActionError as error:
-        # Its savepoint rolled back, and with it the flush of any outbox it opened: give
-        # such a lock back now, so nothing later in the batch adds to an outbox that
-        # would never be sent.
-        for table_id in set(_outboxes()) - opened:
-            _outboxes().pop(table_id).abandon()
+        if writes.seen:
+            raise _RefusedAfterWriting from error
+        # Nothing to undo. (An outbox it opened stays for the table's next action in the
+        # batch; with nothing in it, its flush gives its lock back.)
         return error
+
+
+class _RefusedAfterWriting(Exception):
+    pass
 
 
 def _outcome(request):

@@ -111,6 +111,37 @@ def test_a_batch_that_fails_as_a_whole_is_applied_again_one_action_at_a_time(sea
     assert publish_locks_held(a, b) == []
 
 
+def test_an_action_refused_after_it_wrote_leaves_none_of_it_in_the_batch(seated_table,
+                                                                          monkeypatch):
+    """The events' insert is the last write; refused there (its IntegrityError turned into
+    stale_version), the action's state row is written already. No savepoint undoes that
+    inside the batch: the batch must be applied again one action at a time."""
+    from django.db import IntegrityError
+
+    from games import services
+
+    (a, a_users), (b, b_users) = seated_table(), seated_table()
+    va, vb = version_of(a), version_of(b)
+    a_events = events_of(a)
+    insert_rows, calls = services.insert_rows, []
+
+    def insert_refused_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:  # a's second ready (tables go in id order: a, a, b)
+            raise IntegrityError("the event's seq is taken")
+        return insert_rows(*args, **kwargs)
+
+    monkeypatch.setattr(services, "insert_rows", insert_refused_once)
+    outcomes = game_apply_actions(requests=[ready(b, b_users[0], vb), ready(a, a_users[0], va),
+                                            ready(a, a_users[1], va + 1)])
+    # Applied again one by one (b's insert goes through this time), each once.
+    assert [o["version"] for o in outcomes] == [vb + 1, va + 1, va + 2]
+    assert version_of(a) == va + 2 and ready_seats(a) == [0, 1]
+    assert version_of(b) == vb + 1 and ready_seats(b) == [0]
+    assert [t for _, t in events_of(a)[len(a_events):]] == ["ready", "ready"]
+    assert publish_locks_held(a, b) == []
+
+
 def test_a_batch_of_one_is_the_action_alone(seated_table):
     table, users = seated_table()
     version = version_of(table)
