@@ -770,8 +770,10 @@ def main():
     parser.add_argument("--open-tables", type=int, default=100,
                         help="the first step of --open")
     parser.add_argument("--window", type=float, default=8,
-                        help="the embedded server's declaration window in seconds (P1: 8); "
-                             "each hand's tables wait that long for nothing but the clock")
+                        help="the embedded server's declaration window in seconds (P1: 8; "
+                             "bench/scaled.sh gives its servers this one too): each hand's "
+                             "tables wait that long for nothing but the clock, so a closed "
+                             "loop that should load the server uses a short one")
     parser.add_argument("--sticky", action="store_true",
                         help="with several --url servers: all four sockets of a table (or of an "
                              "echo group) on one server, as a proxy routing by the table's URL "

@@ -17,9 +17,15 @@ export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$db
 export REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/13}
 export TRACTOR_DATA_DIR=$(mktemp -d /tmp/tractor-scaled-XXXXXX)
 # Every client connects from 127.0.0.1; the bench plays unpaced deals and bots without delay,
-# as it does on the embedded default (bench/load_tables.py, start_embedded).
+# and the declaration window of --window (default P1's 8 s), as it does on the embedded
+# default (bench/load_tables.py, start_embedded).
+window=8
+args=("$@")
+for ((i = 0; i < ${#args[@]} - 1; i++)); do
+    [ "${args[i]}" = --window ] && window=${args[i + 1]}
+done
 export GAMES_SOCKETS_PER_ADDRESS=100000 GAMES_SOCKETS_PER_USER=100 GAMES_SOCKET_RATE=100 \
-    GAMES_TIMER_OVERRIDES=deal=0 GAMES_BOT_DELAY_MIN=0 GAMES_BOT_DELAY_MAX=0 \
+    GAMES_TIMER_OVERRIDES=deal=0,declare=$window GAMES_BOT_DELAY_MIN=0 GAMES_BOT_DELAY_MAX=0 \
     LOG_LEVEL=WARNING CELERY_CONCURRENCY=${CELERY_CONCURRENCY:-2}
 
 psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" \
