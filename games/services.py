@@ -190,7 +190,7 @@ def game_apply_actions(*, requests):
             if transaction.get_rollback():
                 # Something inside marked the transaction for rollback: what it did would
                 # be lost at the end of the block, so none of it may be reported as done.
-                raise _RefusedAfterWriting
+                raise _BatchCannotStand
         return outcomes
     except Exception:
         logger.warning("a batch of %d actions failed; applying them one by one",
@@ -220,14 +220,15 @@ def _outcome_in_batch(*, table_id, user, action, version):
             return _action_change(table_id, user, action, version)
     except ActionError as error:
         if writes.seen:
-            raise _RefusedAfterWriting from error
+            raise _BatchCannotStand from error
         # Nothing to undo. (An outbox it opened stays for the table's next action in the
         # batch; with nothing in it, its flush gives its lock back.)
         return error
 
 
-class _RefusedAfterWriting(Exception):
-    pass
+class _BatchCannotStand(Exception):
+    """What a batch did cannot all be kept (an action refused after it wrote, or the
+    transaction marked for rollback): game_apply_actions applies it again one by one."""
 
 
 def _outcome(request):
