@@ -180,4 +180,4 @@ def test_the_batches_hold_on_sqlite_the_embedded_default(tmp_path):
          "--deselect", f"{files[0]}::test_the_batches_hold_on_sqlite_the_embedded_default"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    assert "\n8 passed, 1 deselected" in result.stdout, result.stdout[-2000:]
+    assert "\n9 passed, 1 deselected" in result.stdout, result.stdout[-2000:]
