@@ -29,12 +29,13 @@ pub/sub connection is shared).
 
 import asyncio
 
+import redis
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
     RedisSingleShardConnection,
 )
-from channels_redis.utils import _wrap_close
+from channels_redis.utils import _wrap_close, decode_hosts
 
 
 class _Shard(RedisSingleShardConnection):
@@ -84,6 +85,27 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
             script = shard._publish_release = shard._redis.register_script(_PUBLISH_RELEASE)
         await script(keys=[layer._get_group_channel_name(group), lock_key],
                      args=[self.serialize(message), token])
+        return True
+
+    def group_send_blocking(self, groups_messages):
+        """group_send of each (group, message) from a thread with no event loop (a Celery
+        worker's settlement or timer): one pipelined round trip on a plain Redis client.
+        async_to_sync made an event loop, a thread and, with them, a new connection to
+        Redis for every change. Returns False, having sent nothing, unless the layer has
+        one Redis server given by its address."""
+        client = self.__dict__.get("_blocking_client")
+        if client is None:
+            hosts = decode_hosts(self._kwargs.get("hosts"))
+            if len(hosts) != 1 or "address" not in hosts[0]:
+                return False
+            options = dict(hosts[0])
+            client = self._blocking_client = redis.Redis.from_url(options.pop("address"),
+                                                                  **options)
+        prefix = self._kwargs.get("prefix", "asgi")
+        with client.pipeline(transaction=False) as pipe:
+            for group, message in groups_messages:
+                pipe.publish(f"{prefix}__group__{group}", self.serialize(message))
+            pipe.execute()
         return True
 
     def deserialize(self, message):

@@ -106,7 +106,9 @@ def fanout_send(groups_messages, *, key, then_release=None):
         loop.call_soon_threadsafe(_start, key, groups_messages, then_release)
         return
     try:
-        async_to_sync(_send_all)(groups_messages)
+        blocking = getattr(get_channel_layer(), "group_send_blocking", None)
+        if blocking is None or not blocking(groups_messages):
+            async_to_sync(_send_all)(groups_messages)
     finally:
         if then_release is not None:
             publish_lock_give_back(then_release)

@@ -171,6 +171,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Celery's Django fixup closes the database connections around every task unless this is
+# set; config/celery.py applies CONN_MAX_AGE between tasks instead. (The fixup still closes
+# them after this many tasks; with health checks on, a broken one is replaced sooner.)
+CELERY_DB_REUSE_MAX = 1_000_000
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,6 +1,8 @@
 """config/channel_layer.py: the pub/sub layer's publish that gives back a publish lock in the
 same round trip (games.fanout's order across processes)."""
 
+import asyncio
+
 import pytest
 import redis
 from django.conf import settings
@@ -59,3 +61,23 @@ async def test_with_several_redis_servers_it_does_neither(lock):
     two = PubSubChannelLayer(**dict(CONFIG, hosts=CONFIG["hosts"] * 2))
     assert await two.group_send_releasing("releasing.c", {"type": "x.y"}, key, "ours") is False
     assert client.get(key) == b"ours"
+
+
+async def test_a_thread_with_no_event_loop_publishes_every_message_in_one_blocking_call():
+    # A Celery worker's change: no event loop in its thread.
+    listener, channel = await _listener("blocking.a")
+    sender = PubSubChannelLayer(**CONFIG)
+    sent = await asyncio.to_thread(sender.group_send_blocking, [
+        ("blocking.a", {"type": "x.y", "n": 1}),
+        ("blocking.b", {"type": "x.y", "n": 2}),
+        ("blocking.a", {"type": "x.y", "n": 3}),
+    ])
+    assert sent is True
+    assert await listener.receive(channel) == {"type": "x.y", "n": 1}
+    assert await listener.receive(channel) == {"type": "x.y", "n": 3}  # not blocking.b's
+    await listener.flush()
+
+
+def test_with_several_redis_servers_the_blocking_publish_sends_nothing():
+    two = PubSubChannelLayer(**dict(CONFIG, hosts=CONFIG["hosts"] * 2))
+    assert two.group_send_blocking([("blocking.c", {"type": "x.y"})]) is False
