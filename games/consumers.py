@@ -38,10 +38,9 @@ except ImportError:  # another ASGI server
 
 logger = logging.getLogger(__name__)
 
-# On PostgreSQL actions at different tables run side by side (each waits only for its own
-# table's row lock). SQLite has one writer for the whole file, and its busy handler sleeps
-# in steps of up to 100 ms, so there actions queue in daphne's one sync thread instead, in
-# batches of one transaction each (games.groupcommit).
+# SQLite has one writer for the whole file, and its busy handler sleeps in steps of up to
+# 100 ms, so there the writes that are not actions (chat) queue in daphne's one sync thread.
+# A player's action goes into the next batch of this process's writer (games.groupcommit).
 ONE_WRITER = connection.vendor == "sqlite"
 
 # Not 1009 (message too big): daphne's autobahn lets an application close only with 1000 or
@@ -258,11 +257,7 @@ class PlayerConsumer(_TableSocket):
         request = {"table_id": self.table_id, "user": self.user, "action": action,
                    "version": content.get("version")}
         try:
-            if ONE_WRITER:  # every table's actions queue for the one writer: in batches
-                await game_action_apply(**request)
-            else:
-                await database_sync_to_async(services.game_apply_action,
-                                             thread_sensitive=False)(**request)
+            await game_action_apply(**request)
         except services.ActionError as error:
             # A version refused as stale comes with the table as it is now (games.services);
             # one found stale only at the write does not.

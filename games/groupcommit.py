@@ -15,8 +15,10 @@ the ActionError (or other exception) that refused it.
 """
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
+from django.db import connection
 
 from games import services
 
@@ -32,7 +34,7 @@ class _Writer:
         self.running = None
 
     async def run(self):
-        apply = database_sync_to_async(services.game_apply_actions, thread_sensitive=True)
+        apply = _apply()
         batch = []
         try:
             while self.waiting:
@@ -58,6 +60,21 @@ class _Writer:
 
 
 _writer = None
+_executor = None
+
+
+def _apply():
+    """games.services.game_apply_actions on this process's writer thread. On SQLite that is
+    the thread every other write goes through too (one writer for the whole file); on
+    PostgreSQL a thread of the batches' own, with its own connection, so that a batch never
+    waits behind a sign-in or a chat message, nor they behind it."""
+    global _executor
+    if connection.vendor == "sqlite":
+        return database_sync_to_async(services.game_apply_actions, thread_sensitive=True)
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="groupcommit")
+    return database_sync_to_async(services.game_apply_actions, thread_sensitive=False,
+                                  executor=_executor)
 
 
 async def game_action_apply(*, table_id, user, action, version):

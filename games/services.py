@@ -177,14 +177,11 @@ def game_apply_actions(*, requests):
     ids (a table's actions in the order given), so two batches on PostgreSQL never wait for
     each other's rows in a cycle."""
     order = sorted(range(len(requests)), key=lambda i: requests[i]["table_id"])
+    table_ids = sorted({request["table_id"] for request in requests})
     outcomes = [None] * len(requests)
     try:
         with fanout_together(), _table_atomic():
-            if connection.vendor == "sqlite":
-                # The batch holds the write lock, every table's row lock, from its BEGIN
-                # (IMMEDIATE): the publish locks can be asked for at once. On PostgreSQL
-                # each change asks once it holds its row, as alone (lock order).
-                _outboxes_open(sorted({requests[i]["table_id"] for i in order}))
+            _batch_lock(table_ids)
             for i in order:
                 outcomes[i] = _outcome_in_batch(**requests[i])
             if transaction.get_rollback():
@@ -195,7 +192,44 @@ def game_apply_actions(*, requests):
     except Exception:
         logger.warning("a batch of %d actions failed; applying them one by one",
                        len(requests), exc_info=True)
+    finally:
+        _publishing.batch_revs = None
     return [_outcome(request) for request in requests]
+
+
+# How long a batch waits for any one lock on PostgreSQL before it gives up and is applied
+# one action at a time (each then waits as long as it must, as an action alone does). Shorter
+# than PostgreSQL's deadlock_timeout (1 s), so should a batch and a worker's settlement wait
+# for each other (the accounts of a backer whose bots sit at two tables), the batch is the
+# one that steps back, at once; a wait for another batch's rows is far shorter than this.
+BATCH_LOCK_TIMEOUT = "500ms"
+
+
+def _batch_lock(table_ids):
+    """Lock every table row of the batch before any action runs, in the order of their ids:
+    a batch then never holds one table's rows (or the accounts its settlement locks) while
+    it waits for another's, so two batches, or a batch and a single change, cannot wait for
+    each other in a cycle over game rows. The rows' `rev`s read with the locks let each
+    table's first change check its kept rows without a read of its own (_Change.begin).
+    Then every table's publish lock is asked for in one write to Redis (lock order: rows,
+    then publish locks). On SQLite the batch holds the write lock, which covers every row,
+    from its BEGIN (IMMEDIATE); select_for_update is a plain read there."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [BATCH_LOCK_TIMEOUT])
+    _publishing.batch_revs = dict(
+        GameState.objects.select_for_update().filter(pk__in=table_ids).order_by("pk")
+        .values_list("pk", "rev"))
+    _outboxes_open(table_ids)
+
+
+def _rev_locked(table_id):
+    """The table's `rev` under its row lock: as the batch's locking read found it, for the
+    table's first change in a batch (nothing has written it since); else read now."""
+    revs = getattr(_publishing, "batch_revs", None)
+    if revs is not None and table_id in revs:
+        return revs.pop(table_id)
+    return _game_rev_locked(table_id)
 
 
 class _Writes:
@@ -864,8 +898,12 @@ class _Change:
         kept = rows_take(table_id)
         if kept is not None:
             game, seats = kept
-            if _game_rev_locked(table_id) == game.rev:
+            if _rev_locked(table_id) == game.rev:
                 return cls(game, seats)
+        revs = getattr(_publishing, "batch_revs", None)
+        if revs is not None:
+            # Read in full below: a later change of this table in the batch must read again.
+            revs.pop(table_id, None)
         # Two reads, not one: joining the seats to the game row repeats the table, the game
         # (its state JSON decoded once per seat) and the hand in each of the four rows, which
         # measured slower than the second query (docs/architecture.md, "Cost of one action").

@@ -8,6 +8,10 @@ one after another process wrote the table, which reads the rows.
 """
 
 import pytest
+from django.db import connection
+
+from games.engine.registry import machine_for
+from games.services import game_apply_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +57,27 @@ def test_one_timer_firing_costs_a_fixed_number_of_queries(seated_table, helpers,
     game = helpers.game_of(table)
     assert helpers.statements_of(helpers.timer_firing(table)) == expected
     assert helpers.game_of(table).version == game.version + 1
+
+
+def _next_play(table, users, helpers):
+    game = helpers.game_of(table)
+    seat = game.state["turn"]
+    return {"table_id": table.pk, "user": users[seat], "version": game.version,
+            "action": machine_for(game.state["variant"]).auto_action(game.state, seat)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_of_plays_reads_each_tables_rev_in_one_locking_read(seated_table, helpers):
+    """Group commit (games.groupcommit): plays at two tables whose rows this process kept.
+    On PostgreSQL the batch's lock timeout, then one locked read of both tables' `rev`s
+    (which their kept rows are checked against: no read of each play's own), then each
+    play's UPDATE and INSERT, in one transaction."""
+    tables = [_in_play(seated_table, helpers) for _ in range(2)]
+    plays = [_next_play(table, users, helpers) for table, users in tables]
+    outcomes = []
+    statements = helpers.statements_of(
+        lambda: outcomes.extend(game_apply_actions(requests=plays)))
+    lock_timeout = ["SELECT"] if connection.vendor == "postgresql" else []
+    assert statements == ["BEGIN", *lock_timeout, "SELECT",
+                          "UPDATE", "INSERT", "UPDATE", "INSERT", "COMMIT"]
+    assert [o["version"] for o in outcomes] == [p["version"] + 1 for p in plays]

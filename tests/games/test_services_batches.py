@@ -148,3 +148,52 @@ def test_a_batch_of_one_is_the_action_alone(seated_table):
     [outcome] = game_apply_actions(requests=[ready(table, users[3], version)])
     assert outcome == {"version": version + 1, "seq": len(events_of(table))}
     assert ready_seats(table) == [3]
+
+
+def test_a_batch_that_waits_too_long_for_a_row_steps_back_to_one_action_at_a_time(
+        seated_table):
+    """On PostgreSQL a batch locks all its tables' rows first and waits for any one of them
+    at most BATCH_LOCK_TIMEOUT; then it is applied one action at a time, each action waiting
+    as long as it must, as alone. So a batch never waits in a cycle with a worker's
+    settlement for longer than that, and the actions before the held table's go through.
+    On SQLite the write lock is the whole database's: nothing else holds a row meanwhile."""
+    import threading
+
+    from django.db import connections, transaction
+
+    # PostgreSQL's (test_groupcommit.py's rerun on SQLite leaves this one out).
+    assert connections["default"].vendor == "postgresql"
+    (a, a_users), (b, b_users) = seated_table(), seated_table()
+    va, vb = version_of(a), version_of(b)
+    held, saw_a_done, errors = threading.Event(), [], []
+
+    def hold_b():
+        # Another process holding b's row (a worker's settlement, another daphne's batch)
+        # until a's ready has committed, or 10 s.
+        try:
+            with transaction.atomic():
+                GameState.objects.select_for_update().get(table=b)
+                held.set()
+                for _ in range(200):
+                    if GameState.objects.get(table=a).version == va + 1:
+                        saw_a_done.append(True)
+                        break
+                    threading.Event().wait(0.05)
+        except Exception as error:  # reported below, not lost in the thread
+            errors.append(error)
+            held.set()
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_b)
+    holder.start()
+    assert held.wait(10)
+    outcomes = game_apply_actions(requests=[ready(a, a_users[0], va), ready(b, b_users[0], vb)])
+    holder.join()
+    assert errors == []
+    # a's ready committed while b's row was still held: the batch had stepped back (with
+    # no timeout it would have waited, a's ready in it, until the holder gave up).
+    assert saw_a_done == [True]
+    assert [o["version"] for o in outcomes] == [va + 1, vb + 1]
+    assert ready_seats(a) == [0] and ready_seats(b) == [0]
+    assert publish_locks_held(a, b) == []
