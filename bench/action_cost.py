@@ -96,7 +96,7 @@ def measure(hands):
     timed(services._Change, "commit", "commit: UPDATE, INSERT (views and lock take included)")
     timed(services._Change, "_messages", "views: five messages built and encoded")
     timed(services, "_schedule_timer", "timer: Celery publish")
-    timed(services, "publish_lock_ask", "publish lock: ask (Redis, no wait)")
+    timed(services, "publish_locks_ask", "publish lock: ask (Redis, no wait)")
     timed(services, "publish_lock_wait", "publish lock: its answer (Redis)")
     timed(services, "fanout_send", "fan-out: group_send, lock back (Redis)")
     sent = []
