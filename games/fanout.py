@@ -9,7 +9,8 @@ delivered: a table's messages leave in the order of its changes, while different
 sends overlap their Redis round trips. (One drain task for everything sent them one after
 the other: at 200 tables at human pace a burst, or a pause of the loop, queued up to 75
 changes behind each other's round trips, and that queue was most of the p99, ~700 ms.)
-A process without a running loop of its own (a Celery worker) sends them directly.
+A process without a running loop of its own (a Celery worker) sends them directly, each
+change's messages in one pipelined call (config.channel_layer's group_send_blocking).
 
 Order across processes: the table's publish lock. Two processes that commit changes to one
 table one after the other (daphne a player's action, a worker the settlement or a timer)

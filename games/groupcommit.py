@@ -1,9 +1,10 @@
 """Group commit in daphne: the players' actions that reach this process, applied in batches.
 
-A socket's action used to be one hop into the sync thread and one transaction of its own.
-On SQLite every action of every table goes through that one thread anyway (one writer for
-the whole file), so the hop, BEGIN and COMMIT, the publish lock's round trip and the loop's
-wake-up for the messages were paid once per action for nothing. Here the event loop queues
+A socket's action used to be one hop into a sync thread and one transaction of its own: the
+hop, BEGIN and COMMIT, the publish lock's round trip and the loop's wake-up for the messages
+were paid once per action (on SQLite, whose one writer serialises every table anyway, for
+nothing; on PostgreSQL, with each action on a thread of its own, the threads also fought the
+event loop for the GIL and the database for a connection each). Here the event loop queues
 each action; one batch at a time goes to the thread (games.services.game_apply_actions,
 which applies each in turn in one transaction and says how each went), and the actions
 that arrived meanwhile make the next batch. So a quiet server applies an action at once,

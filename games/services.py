@@ -11,9 +11,12 @@ order whichever process commits; every service runs in ``_table_atomic()``, whic
 lock back if the transaction rolls back instead.
 
 Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post); the
-publish lock after all of them.
+publish lock after all of them. A batch of players' actions (game_apply_actions) takes all its
+tables' GameState rows first, in the order of their ids, then their publish locks, then each
+action's other rows; on PostgreSQL it waits for none longer than BATCH_LOCK_TIMEOUT.
 """
 
+import functools
 import logging
 import random
 import threading
@@ -158,15 +161,15 @@ def game_apply_actions(*, requests):
     (game_apply_action's keyword arguments) in turn, in one transaction, and return each
     one's outcome: what game_apply_action returns, or the ActionError that refused it.
 
-    Each action is what it would be alone: it locks its table's row (on SQLite the batch
-    holds the database's write lock from its start), checks the version and writes its
-    state and events, and the next sees every earlier one. A refusal comes before any
+    Each action is what it would be alone: its table's row is locked (the batch locks all
+    its tables' rows first, _batch_lock), it checks the version and writes its state and
+    events, and the next sees every earlier one. A refusal comes before any
     write (the checks and the engine's step come first, the writes last), so a refused
     action needs no savepoint to leave nothing behind; should one be refused after it
     wrote (a seat taken elsewhere at that moment), the batch cannot keep the half and is
     applied again one action at a time. What is paid once per batch instead of once per
     action: BEGIN and COMMIT, the hop into the writer thread (games.groupcommit), the
-    publish locks' round trip to Redis (on SQLite all asked in one write) and the event loop's
+    publish locks' round trip to Redis (all asked in one write) and the event loop's
     wake-up for the messages (all handed over together, in commit order, after the one
     commit: nothing is announced that could still be lost).
 
@@ -213,14 +216,26 @@ def _batch_lock(table_ids):
     table's first change check its kept rows without a read of its own (_Change.begin).
     Then every table's publish lock is asked for in one write to Redis (lock order: rows,
     then publish locks). On SQLite the batch holds the write lock, which covers every row,
-    from its BEGIN (IMMEDIATE); select_for_update is a plain read there."""
+    from its BEGIN (IMMEDIATE)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT set_config('lock_timeout', %s, true)", [BATCH_LOCK_TIMEOUT])
-    _publishing.batch_revs = dict(
-        GameState.objects.select_for_update().filter(pk__in=table_ids).order_by("pk")
-        .values_list("pk", "rev"))
+    with connection.cursor() as cursor:
+        cursor.execute(_revs_locked_sql(connection.vendor, len(table_ids)), table_ids)
+        _publishing.batch_revs = dict(cursor.fetchall())
     _outboxes_open(table_ids)
+
+
+@functools.lru_cache(maxsize=64)
+def _revs_locked_sql(vendor, n):
+    """The batch's locking read of `n` tables' (id, rev), in id order, on `vendor` (the
+    process's database). Written out once, not a queryset the ORM compiles for every batch.
+    No FOR UPDATE on SQLite, which has none: there the batch holds the write lock."""
+    quote = connection.ops.quote_name
+    key = quote(GameState._meta.pk.column)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (f"SELECT {key}, {quote('rev')} FROM {quote(GameState._meta.db_table)} "
+            f"WHERE {key} IN ({', '.join(['%s'] * n)}) ORDER BY {key}{lock}")
 
 
 def _rev_locked(table_id):
