@@ -11,6 +11,7 @@ does (docs/architecture.md, "Cost of one action"). So:
 - ``update_checked`` writes given fields of one row with a compare-and-set on another, the
   values prepared by their fields as ``QuerySet.update`` prepares them.
 - ``insert_rows`` appends rows as ``bulk_create`` does, without reading back their ids.
+- ``values_locked`` reads and locks some rows' fields, in key order (a batch's game rows).
 - ``PreparedValue`` reads one value (the game row's ``rev``) the same way.
 
 Statements go through ``connection.cursor()``, so they are logged and counted like any other
@@ -143,6 +144,24 @@ def update_checked(model, *, pk, check, expected, fields, using=DEFAULT_DB_ALIAS
     with connection.cursor() as cursor:
         cursor.execute(sql, [*values, pk, expected])
         return cursor.rowcount
+
+
+def values_locked(model, *, pks, fields, using=DEFAULT_DB_ALIAS):
+    """[(pk, *fields)] of the rows of `model` whose keys are `pks`, in key order and locked
+    in that order (FOR UPDATE; SQLite has none: its write lock is the whole file's)."""
+    connection = connections[using]
+
+    def build(meta, quote, targets):
+        key = quote(meta.pk.column)
+        columns = ", ".join([key, *(quote(field.column) for field in targets)])
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        return (f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {key} IN ("
+                + ", ".join(["%s"] * len(pks)) + f") ORDER BY {key}{lock}")
+
+    sql, _, _ = _plan(("locked", len(pks)), model, tuple(fields), connection, build)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(pks))
+        return cursor.fetchall()
 
 
 def insert_rows(model, rows, fields, using=DEFAULT_DB_ALIAS):

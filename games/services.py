@@ -16,7 +16,6 @@ tables' GameState rows first, in the order of their ids, then their publish lock
 action's other rows; on PostgreSQL it waits for none longer than BATCH_LOCK_TIMEOUT.
 """
 
-import functools
 import logging
 import random
 import threading
@@ -60,7 +59,13 @@ from games.models import (
     MatchPlayer,
     TableClosure,
 )
-from games.prepared import PreparedRead, PreparedValue, insert_rows, update_checked
+from games.prepared import (
+    PreparedRead,
+    PreparedValue,
+    insert_rows,
+    update_checked,
+    values_locked,
+)
 from games.rowcache import rows_give_back, rows_keep, rows_take
 from games.selectors import (
     game_snapshot_of,
@@ -220,22 +225,8 @@ def _batch_lock(table_ids):
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT set_config('lock_timeout', %s, true)", [BATCH_LOCK_TIMEOUT])
-    with connection.cursor() as cursor:
-        cursor.execute(_revs_locked_sql(connection.vendor, len(table_ids)), table_ids)
-        _publishing.batch_revs = dict(cursor.fetchall())
+    _publishing.batch_revs = dict(values_locked(GameState, pks=table_ids, fields=("rev",)))
     _outboxes_open(table_ids)
-
-
-@functools.lru_cache(maxsize=64)
-def _revs_locked_sql(vendor, n):
-    """The batch's locking read of `n` tables' (id, rev), in id order, on `vendor` (the
-    process's database). Written out once, not a queryset the ORM compiles for every batch.
-    No FOR UPDATE on SQLite, which has none: there the batch holds the write lock."""
-    quote = connection.ops.quote_name
-    key = quote(GameState._meta.pk.column)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return (f"SELECT {key}, {quote('rev')} FROM {quote(GameState._meta.db_table)} "
-            f"WHERE {key} IN ({', '.join(['%s'] * n)}) ORDER BY {key}{lock}")
 
 
 def _rev_locked(table_id):

@@ -2,9 +2,10 @@
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.models import GameState
-from games.prepared import PreparedRead
+from games.prepared import PreparedRead, values_locked
 
 _game = PreparedRead(lambda table_id: GameState.objects.select_related("table", "hand", "match")
                      .filter(table_id=table_id))
@@ -69,3 +70,16 @@ def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running
         ours, django = _preparer(field, db)(value), _prep_save(field, value, db)
         assert type(ours) is type(django) and str(ours) == str(django), name
     assert game.pk == table.pk
+
+
+@pytest.mark.django_db
+def test_rows_locked_together_come_back_in_key_order_only_those_asked_for(seated_table):
+    tables = sorted((seated_table()[0] for _ in range(3)), key=lambda table: table.pk)
+    wanted = [tables[2].pk, tables[0].pk]  # not in order; tables[1] not asked for
+    revs = dict(GameState.objects.values_list("table_id", "rev"))
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        rows = values_locked(GameState, pks=wanted, fields=("rev",))
+    assert rows == [(tables[0].pk, revs[tables[0].pk]), (tables[2].pk, revs[tables[2].pk])]
+    # Locked where the database locks rows (PostgreSQL; SQLite's lock is the whole file's).
+    (sql,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert sql.endswith(" FOR UPDATE") == (connection.vendor == "postgresql")
