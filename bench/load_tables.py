@@ -191,7 +191,9 @@ def daphne_cpu_seconds():
     total = 0
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
-            if b"daphne" not in cmdline.read_bytes().split(b"\0", 2)[1]:
+            # `daphne ...` or platform/Procfile's `python -m config.serve ...`
+            args = cmdline.read_bytes().split(b"\0", 3)[1:3]
+            if not any(b"daphne" in arg or arg == b"config.serve" for arg in args):
                 continue
             fields = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):

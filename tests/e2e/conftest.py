@@ -101,7 +101,7 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
     procs = []
     try:
         procs.append(subprocess.Popen(
-            [str(bin_dir / "daphne"), "--bind", "127.0.0.1", "--port", str(port),
+            [sys.executable, "-m", "config.serve", "--bind", "127.0.0.1", "--port", str(port),
              "config.asgi:application"],
             cwd=ROOT, env=env, stdout=open(logs / "daphne.log", "w"), stderr=subprocess.STDOUT))
         procs.append(subprocess.Popen(

@@ -188,7 +188,7 @@ def live_daphne(tmp_path, request):
     )
     log = tmp_path / "daphne.log"
     with open(log, "ab") as out:
-        proc = subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1",
+        proc = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1",
                                  "-p", str(port), "config.asgi:application"], cwd=ROOT, env=env,
                                 stdout=out, stderr=out, start_new_session=True)
     try:

@@ -67,7 +67,7 @@ class Processes:
 
     def start(self, name):
         commands = {
-            "daphne": [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.port),
+            "daphne": [str(VENV_BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
                        "config.asgi:application"],
             "worker": [str(VENV_BIN / "celery"), "-A", "config", "worker", "--pool", "solo",
                        "--loglevel", "WARNING", "-n", f"{self.queue}-{time.monotonic_ns()}@%h"],
