@@ -38,6 +38,10 @@ at that pace from --open-tables tables on, on the same server:
 
     .venv/bin/python bench/load_tables.py --tables 50 --open 2 --open-tables 100 --ramp 100
 
+With --jitter J each wait is drawn evenly from pace × (1 - J) to pace × (1 + J): without it a
+step's tables stay in step (each seat acts exactly --pace after its turn, and their turns came
+together), so they act in bursts of all at once, which people who think for 1 to 3 s do not.
+
 (Start the ramp low: the tables of a step are dealt together, so a first step of 300 tables
 is a burst of 300 deals at once, which alone took p99 past 300 ms where a ramp from 100 held
 300.)
@@ -335,6 +339,19 @@ class TableRun:
         return len(late)
 
 
+def think(pace):
+    """How long a seat thinks before it acts: --pace, or with --jitter J a time drawn evenly
+    from pace × (1 - J) to pace × (1 + J), the same mean. Without it the tables a step adds
+    stay in step with each other (each acts exactly --pace after its turn), so each step's
+    tables act in bursts of all at once, which players who think for different times never
+    do."""
+    return pace * random.uniform(1 - JITTER, 1 + JITTER) if JITTER else pace
+
+
+def pace_spread():
+    return f" ± {JITTER:.0%}" if JITTER else ""
+
+
 class Client:
     def __init__(self, run, seat, ws, pace=None):
         from games.engine.registry import get_variant
@@ -356,7 +373,7 @@ class Client:
 
     async def _act(self, version, action):
         if self.pace is not None:
-            await asyncio.sleep(self.pace)
+            await asyncio.sleep(think(self.pace))
             if self.version != version or self.acted == version:
                 return  # the table moved on meanwhile; the new message decides again
         self.acted = version
@@ -433,6 +450,7 @@ class Client:
 # --sticky: every socket of a table (or an echo group) on one server, as a proxy hashing the
 # table's URL would place them; else the seats alternate between the servers.
 STICKY = False
+JITTER = 0  # --jitter: see think()
 
 
 def server_for(servers, seat, key):
@@ -608,7 +626,7 @@ class EchoGroup:
         turn, n = 0, 0
         try:
             while not stop.is_set():
-                await asyncio.sleep(self.pace)
+                await asyncio.sleep(think(self.pace))
                 token = f"{id(self)}:{n}"
                 heard = asyncio.Event()
                 self.pending[token] = (time.perf_counter(), {0, 1, 2, 3}, heard)
@@ -693,7 +711,7 @@ async def run_open(servers, add_units, args):
         lost = sum(run.lost(started + elapsed) for run in runs)
         lat = sorted(stats.latencies)
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("inf")
-        print(stats.report(f"pace {args.pace} s, {len(runs)} {unit}", elapsed) +
+        print(stats.report(f"pace {args.pace} s{pace_spread()}, {len(runs)} {unit}", elapsed) +
               f"; lost {lost}; closed {stats.closed}; not opened {unopened}; "
               f"refusals {stats.errors}; this client used {client_cpu:.0%} of a core", flush=True)
         if not args.echo:
@@ -754,6 +772,10 @@ def main():
     parser.add_argument("--pace", type=float,
                         help="open loop: each seat acts this many seconds after its turn comes, "
                              "tables added --ramp at a time until p99 or losses give out")
+    parser.add_argument("--jitter", type=float, default=0, metavar="J",
+                        help="with --pace or --open: each wait drawn evenly from pace × (1 - J) "
+                             "to pace × (1 + J) (e.g. 0.5 for 1-3 s at a pace of 2); default 0, "
+                             "every wait exactly the pace")
     parser.add_argument("--ramp", type=int, help="tables added per step of --pace (default "
                                                  "--tables)")
     parser.add_argument("--max-tables", type=int, default=3000)
@@ -781,8 +803,10 @@ def main():
                              "echo group) on one server, as a proxy routing by the table's URL "
                              "would; by default the seats alternate between the servers")
     args = parser.parse_args()
-    global STICKY
-    STICKY = args.sticky
+    global STICKY, JITTER
+    STICKY, JITTER = args.sticky, args.jitter
+    if not 0 <= JITTER < 1:
+        parser.error("--jitter must be at least 0 and less than 1")
     # A SIGTERM (timeout(1), kill) unwinds like Ctrl-C, so the embedded platform is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
@@ -858,7 +882,8 @@ def open_loop(servers, tag, args):
         return make_players(n, f"{tag}-{next(batches)}", echo=False)[0]
 
     held = asyncio.run(run_open(servers, add_units, args))
-    print(f"held {held} {'echo groups' if args.echo else 'tables'} at a pace of {args.pace} s per "
+    print(f"held {held} {'echo groups' if args.echo else 'tables'} at a pace of {args.pace} s"
+          f"{pace_spread()} per "
           f"action (p99 <= {args.p99_limit:.0f} ms, nothing lost)", flush=True)
     return held
 
