@@ -2,10 +2,9 @@
 
 daphne runs Twisted on an asyncio loop that `daphne.server` creates when it is imported, so
 the loop's policy has to be set before that import: config/asgi.py comes too late. uvloop
-took about 5% off daphne's CPU per action, for the tables and for the bare echo alike
-(bench/scaled.sh --sticky --tables 50, interleaved runs: ~1.66 → ~1.60 ms per table action,
-~0.77 → ~0.70 ms per echo; docs/architecture.md, "Sixth round"). Without uvloop (a platform it does not build on) daphne runs
-on asyncio's own loop, as `daphne` would.
+took about 5% off daphne's CPU per action, for the tables and the bare echo alike
+(docs/architecture.md, "Sixth round"). Without uvloop (a platform it does not build on)
+daphne runs on asyncio's own loop, as `daphne` would.
 """
 import asyncio
 

@@ -67,8 +67,8 @@ class Processes:
 
     def start(self, name):
         commands = {
-            "daphne": [str(VENV_BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
-                       "config.asgi:application"],
+            "daphne": [str(VENV_BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1",
+                       "-p", str(self.port), "config.asgi:application"],
             "worker": [str(VENV_BIN / "celery"), "-A", "config", "worker", "--pool", "solo",
                        "--loglevel", "WARNING", "-n", f"{self.queue}-{time.monotonic_ns()}@%h"],
             "beat": [str(VENV_BIN / "celery"), "-A", "config", "beat", "--loglevel", "WARNING",
