@@ -194,7 +194,7 @@ def record_sample(sample):
 
     from games.models import Hand
     from stats.models import RecordedHand
-    from games.services import hand_stats_record
+    from games.services.settlement import hand_stats_record
 
     ids = list(Hand.objects.order_by("-id").values_list("id", flat=True)[:sample])
     RecordedHand.objects.filter(hand_id__in=ids).delete()

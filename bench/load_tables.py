@@ -233,7 +233,7 @@ def make_players(n_tables, tag, echo=True):
     """4 × n users with sessions, n tables with everyone seated; returns [(table id, [cookies])]
     and n echo cookies (one user per echo group)."""
     from accounts.services import user_create
-    from games.services import table_create, table_sit
+    from games.services.tables import table_create, table_sit
     from lobby.services import room_default_get_or_create
 
     room = room_default_get_or_create()
@@ -517,7 +517,8 @@ def make_bot_tables(n_tables, tag, level):
     [(table id, the user's cookie)]."""
     from accounts.services import user_create
     from games.models import GameState
-    from games.services import game_apply_action, table_bot_add, table_create
+    from games.services.play import game_apply_action
+    from games.services.tables import table_bot_add, table_create
     from lobby.services import room_default_get_or_create
 
     room = room_default_get_or_create()

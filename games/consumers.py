@@ -1,7 +1,7 @@
 """Table sockets: thin adapters between the protocol (docs/protocol.md) and games.services.
 
 Every socket of a table joins the table's group, where each change's update arrives once
-with every audience's message (games.services._Change._messages); a player socket
+with every audience's message (games.services.Change._messages); a player socket
 (/ws/tables/<id>/play/) also joins its seat's group, for the notices that end its hold on the
 seat. A player socket sends on only the seat message addressed to its own channel, a
 spectator socket (/ws/tables/<id>/watch/) only the spectators' message: every message was
@@ -222,7 +222,7 @@ class PlayerConsumer(_TableSocket):
                     key=self.table_id)
 
     async def table_update(self, event):
-        # Only the seat's live socket, as the change saw it (games.services._Change._messages).
+        # Only the seat's live socket, as the change saw it (games.services.Change._messages).
         if event["channels"][self.seat] == self.channel_name:
             await self.send(text_data=event["seats"][self.seat])
 

@@ -28,7 +28,7 @@ Cost per change: one SET NX PX to take the lock, and one script that publishes t
 update and gives the lock back (config.channel_layer's group_send_releasing; a layer without
 it publishes and gives back in two round trips); a change that finds the lock taken polls it
 every 0.5-2 ms. The SET is sent
-when the change starts to write (publish_lock_ask) and its answer read just before the
+when the change starts to write (publish_locks_ask) and its answer read just before the
 commit (publish_lock_wait), so that round trip overlaps the writes and the messages.
 
 Group commit (games.groupcommit): a batch of actions at several tables asks for all their
@@ -151,15 +151,10 @@ def publish_lock_take(table_id):
         pause = min(pause * 2, 0.002)
 
 
-def publish_lock_ask(table_id):
-    """Ask for the table's publish lock without waiting for Redis's answer; returns what
-    publish_lock_wait takes. The change's writes go on meanwhile."""
-    return publish_locks_ask([table_id])[table_id]
-
-
 def publish_locks_ask(table_ids):
-    """publish_lock_ask for each of `table_ids` (distinct), in one write to Redis: {table id:
-    what publish_lock_wait takes}. The answers are read in order, whichever is waited for
+    """Ask for the publish locks of `table_ids` (distinct) without waiting for Redis's answer, in
+    one write to Redis: {table id: what publish_lock_wait takes}; the change's writes go on
+    meanwhile. The answers are read in order, whichever is waited for
     first."""
     asked = [(table_id, f"{key_prefix()}:publish:{table_id}",
               f"{_token_prefix}:{os.getpid()}:{next(_token_numbers)}") for table_id in table_ids]
@@ -176,7 +171,7 @@ def publish_locks_ask(table_ids):
 
 
 def publish_lock_wait(asked):
-    """The lock publish_lock_ask asked for once it is held, as publish_lock_take returns
+    """The lock publish_locks_ask asked for once it is held, as publish_lock_take returns
     it: at once if Redis's answer says it was free, else after waiting for it; None when
     Redis could not be reached."""
     taken = asked.answers.read(asked.index, asked.table_id)

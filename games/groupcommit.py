@@ -5,7 +5,7 @@ hop, BEGIN and COMMIT, the publish lock's round trip and the loop's wake-up for 
 were paid once per action (on SQLite, whose one writer serialises every table anyway, for
 nothing; on PostgreSQL, with each action on a thread of its own, the threads also fought the
 event loop for the GIL and the database for a connection each). Here the event loop queues
-each action; one batch at a time goes to the thread (games.services.game_apply_actions,
+each action; one batch at a time goes to the thread (games.services.play.game_apply_actions,
 which applies each in turn in one transaction and says how each went), and the actions
 that arrived meanwhile make the next batch. So a quiet server applies an action at once,
 alone, as before; a loaded one applies many per transaction, without waiting on a timer to
@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import services
+from games.services import play
 
 # Enough to take in a burst (every table's ready after a hand), few enough that one batch
 # does not hold the write lock, and the actions behind it, for long.
@@ -65,21 +65,21 @@ _executor = None
 
 
 def _apply():
-    """games.services.game_apply_actions on this process's writer thread. On SQLite that is
+    """games.services.play.game_apply_actions on this process's writer thread. On SQLite that is
     the thread every other write goes through too (one writer for the whole file); on
     PostgreSQL a thread of the batches' own, with its own connection, so that a batch never
     waits behind a sign-in or a chat message, nor they behind it."""
     global _executor
     if connection.vendor == "sqlite":
-        return database_sync_to_async(services.game_apply_actions, thread_sensitive=True)
+        return database_sync_to_async(play.game_apply_actions, thread_sensitive=True)
     if _executor is None:
         _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="groupcommit")
-    return database_sync_to_async(services.game_apply_actions, thread_sensitive=False,
+    return database_sync_to_async(play.game_apply_actions, thread_sensitive=False,
                                   executor=_executor)
 
 
 async def game_action_apply(*, table_id, user, action, version):
-    """games.services.game_apply_action from the event loop, in the next batch."""
+    """games.services.play.game_apply_action from the event loop, in the next batch."""
     global _writer
     loop = asyncio.get_running_loop()
     if _writer is None or _writer.loop is not loop:

@@ -4,14 +4,9 @@ import logging
 
 from celery import shared_task
 
-from games.services import (
-    ActionError,
-    game_timer_fire,
-    game_timer_rearm,
-    game_timers_sweep,
-    hand_settle,
-    hands_settle_sweep,
-)
+from games.services.errors import ActionError
+from games.services.settlement import hand_settle, hands_settle_sweep
+from games.services.timeouts import game_timer_fire, game_timer_rearm, game_timers_sweep
 
 logger = logging.getLogger(__name__)
 

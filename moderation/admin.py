@@ -14,7 +14,8 @@ from accounts import admin as accounts_admin
 from accounts.models import LedgerTransaction, SittingBan, User
 from games import admin as games_admin
 from games.models import ChatMessage, Hand
-from games.services import ActionError, table_open, table_settings_change
+from games.services.errors import ActionError
+from games.services.tables import table_open, table_settings_change
 from games.variants import variant_ids
 from lobby import admin as lobby_admin
 from lobby.models import Table

@@ -16,13 +16,10 @@ from accounts import services as accounts_services
 from accounts.models import LedgerTransaction
 from games.models import Hand
 from games.selectors import table_is_closed
-from games.services import (
-    ActionError,
-    chat_delete,
-    hand_settle,
-    hand_stats_record,
-    table_close,
-)
+from games.services.chat import chat_delete
+from games.services.errors import ActionError
+from games.services.settlement import hand_settle, hand_stats_record
+from games.services.tables import table_close
 from moderation.models import OperatorAction
 
 Kind = OperatorAction.Kind

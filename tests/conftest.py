@@ -9,15 +9,10 @@ from accounts.services import user_create
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState, Hand, HandPlayer
-from games.services import (
-    game_apply_action,
-    game_timer_fire,
-    hand_settle,
-    hand_stats_record,
-    table_bot_add,
-    table_create,
-    table_sit,
-)
+from games.services.play import game_apply_action
+from games.services.settlement import hand_settle, hand_stats_record
+from games.services.tables import table_bot_add, table_create, table_sit
+from games.services.timeouts import game_timer_fire
 from lobby.services import room_default_get_or_create
 
 

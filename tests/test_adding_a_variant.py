@@ -13,7 +13,9 @@ from rest_framework.test import APIClient
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import variant_ids
 from accounts.models import PointAccount
-from games.services import ActionError, hand_settle, table_create, table_sit
+from games.services.errors import ActionError
+from games.services.settlement import hand_settle
+from games.services.tables import table_create, table_sit
 from games.timers import timer_length
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create

@@ -128,7 +128,7 @@ def test_the_allowed_imports_have_no_cycle():
 
 def test_the_checker_sees_every_module_of_every_app():
     modules = {module for _, module in project_modules()}
-    assert {"games.services", "games.engine.registry", "moderation.services", "ui.views",
+    assert {"games.services.unit_of_work", "games.engine.registry", "moderation.services", "ui.views",
             "api.views", "stats.services", "lobby.models", "config.urls"} <= modules
 
 
@@ -167,6 +167,84 @@ def test_the_checker_finds_a_forbidden_import(module, source, expected):
 ])
 def test_the_checker_lets_allowed_imports_pass(module, source):
     assert violations(source, module) == []
+
+
+def function_level_imports(source):
+    """Lines of the imports made inside a function or class body, outside `if TYPE_CHECKING:`."""
+    compile_time = type_checking_lines(source)
+    lines = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            lines.update(n.lineno for n in ast.walk(node)
+                         if isinstance(n, (ast.Import, ast.ImportFrom))
+                         and n.lineno not in compile_time)
+    return sorted(lines)
+
+
+def test_games_imports_only_at_module_level():
+    """An import inside a function hides a cycle (games.services and games.tasks once did):
+    in games every import is at the top, where the cycle test below sees it."""
+    found = [f"{module}:{line}" for path, module in project_modules()
+             if part_of(module) in ("games", ENGINE) and ".migrations." not in module
+             for line in function_level_imports(path.read_text())]
+    assert found == []
+
+
+def test_the_checker_finds_a_function_level_import():
+    assert function_level_imports("def f():\n    from games.tasks import x\n") == [2]
+    assert function_level_imports("from typing import TYPE_CHECKING\nclass A:\n"
+                                  "    if TYPE_CHECKING:\n        import x\n") == []
+
+
+def module_graph():
+    """{module: the project modules it imports at module level} over every app."""
+    modules = {module: (path, path.name == "__init__.py") for path, module in project_modules()}
+    graph = {}
+    for module, (path, is_package) in modules.items():
+        source = path.read_text()
+        skip = set(function_level_imports(source)) | type_checking_lines(source)
+        targets = set()
+        for line, target in imported_modules(source, module, is_package):
+            if line not in skip and target in modules and target != module:
+                targets.add(target)
+        graph[module] = targets
+    return graph
+
+
+def import_cycle(graph):
+    """One cycle of `graph` as a list of modules, or None."""
+    state, trail = {}, []
+
+    def visit(module):
+        state[module] = "open"
+        trail.append(module)
+        for other in sorted(graph[module]):
+            if state.get(other) == "open":
+                return trail[trail.index(other):] + [other]
+            if other not in state:
+                cycle = visit(other)
+                if cycle:
+                    return cycle
+        trail.pop()
+        state[module] = "done"
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            cycle = visit(module)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_no_modules_of_the_project_import_each_other_in_a_cycle():
+    assert import_cycle(module_graph()) is None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
+    assert import_cycle(graph) == ["a", "b", "c", "a"]
+    assert import_cycle({"a": {"b"}, "b": set()}) is None
 
 
 def test_the_repository_stands_on_its_own():

@@ -14,7 +14,8 @@ from games.engine.errors import RuleError
 from games.engine.registry import machine_for, variant_ids
 from games.models import GameEvent
 from games.selectors import game_snapshot
-from games.services import hand_settle, table_close, table_create
+from games.services.settlement import hand_settle
+from games.services.tables import table_close, table_create
 from lobby.services import room_default_get_or_create
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"

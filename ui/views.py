@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
 from accounts.services import api_token_create, api_token_revoke, user_prefs_set
-from games import services as game_services
+from games.services.errors import ActionError
+from games.services import tables as table_services
 from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
 from games.variants import descriptor, descriptor_or_none, level_name
 from lobby.models import Table
@@ -64,11 +65,11 @@ def table_create(request):
         return _lobby_page(request, form, status=400)
     data = form.cleaned_data
     try:
-        table = game_services.table_create(
+        table = table_services.table_create(
             room=data["room"] or room_default_get_or_create(), user=request.user,
             variant=data["variant"], base_stake=data["base_stake"], options=form.options(),
             cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"])
-    except game_services.ActionError as error:
+    except ActionError as error:
         messages.error(request, action_error_text(error.code, **error.details))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
@@ -78,15 +79,15 @@ def table_create(request):
 @require_POST
 def table_bots_play(request):
     """"Play against bots": a table, the player, three bots and the first hand, in one
-    service call (games.services.table_bots_play)."""
+    service call (games.services.tables.table_bots_play)."""
     form = BotsPlayForm(request.POST)
     if not form.is_valid():
         return _lobby_page(request, TableCreateForm(), status=400)
     try:
-        table = game_services.table_bots_play(room=room_default_get_or_create(),
+        table = table_services.table_bots_play(room=room_default_get_or_create(),
                                               user=request.user,
                                               variant=form.cleaned_data["variant"])
-    except game_services.ActionError as error:
+    except ActionError as error:
         messages.error(request, action_error_text(error.code, **error.details))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
@@ -97,10 +98,10 @@ def table_bots_play(request):
 def table_sit(request, table_id):
     table = get_object_or_404(Table, pk=table_id)
     try:
-        game_services.table_sit(table_id=table.pk, user=request.user,
+        table_services.table_sit(table_id=table.pk, user=request.user,
                                 seat=_int_or_none(request.POST.get("seat")),
                                 base_stake=_int_or_none(request.POST.get("base_stake")))
-    except game_services.ActionError as error:
+    except ActionError as error:
         messages.error(request, action_error_text(error.code, **error.details))
         return redirect("ui:lobby")
     return redirect("ui:table", table_id=table.pk)
@@ -112,10 +113,10 @@ def table_bot_add(request, table_id):
     """Fill an empty seat with a bot (games.services allows it to a player seated here)."""
     table = get_object_or_404(Table, pk=table_id)
     try:
-        game_services.table_bot_add(table_id=table.pk, user=request.user,
+        table_services.table_bot_add(table_id=table.pk, user=request.user,
                                     seat=_int_or_none(request.POST.get("seat")),
                                     level=request.POST.get("level") or "normal")
-    except game_services.ActionError as error:
+    except ActionError as error:
         messages.error(request, action_error_text(error.code, **error.details))
     return redirect("ui:table", table_id=table.pk)
 

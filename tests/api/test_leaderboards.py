@@ -2,7 +2,7 @@ from datetime import timedelta
 
 import pytest
 
-from games.services import hand_stats_record
+from games.services.settlement import hand_stats_record
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from stats.models import PlayerStats, RecordedHand
-from games.services import hand_stats_record
+from games.services.settlement import hand_stats_record
 
 pytestmark = pytest.mark.django_db
 

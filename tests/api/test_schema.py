@@ -17,7 +17,8 @@ from schemathesis.specs.openapi.checks import (
 
 from accounts.services import user_create
 from games.models import Hand, HandPlayer
-from games.services import hand_stats_record, table_create
+from games.services.settlement import hand_stats_record
+from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 
 # Loading the schema runs the app's schema view once (no database needed).

@@ -5,7 +5,8 @@ hand_stats_record counts it."""
 import pytest
 
 from games.engine.registry import variant_ids
-from games.services import hand_settle, hand_stats_record, table_create
+from games.services.settlement import hand_settle, hand_stats_record
+from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 from stats.models import ALL_VARIANTS, PlayerStats
 

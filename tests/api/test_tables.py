@@ -1,6 +1,6 @@
 import pytest
 
-from games.services import table_create
+from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 from moderation.services import table_force_close
 

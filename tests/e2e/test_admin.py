@@ -15,7 +15,8 @@ from accounts.services import ESCROW, ledger_post, system_account_get_or_create
 from games.engine.cards import TOKENS
 from games.models import GameEvent, GameState, Hand
 from games.bots import bot_choose_action
-from games.services import game_apply_action, game_timer_fire
+from games.services.play import game_apply_action
+from games.services.timeouts import game_timer_fire
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 

@@ -16,7 +16,9 @@ from config.celery import app
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState
-from games.services import game_apply_action, game_timer_fire, table_create, table_sit
+from games.services.play import game_apply_action
+from games.services.tables import table_create, table_sit
+from games.services.timeouts import game_timer_fire
 from lobby.services import room_default_get_or_create
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ from games.engine.registry import machine_for
 from games.engine.strength import BUDGET_MS
 from games.models import GameState
 from games.selectors import table_public
-from games.services import ActionError, table_bot_add, table_create
+from games.services.errors import ActionError
+from games.services.tables import table_bot_add, table_create
 from games.timers import SeatClock, timer_fired
 from lobby.models import Seat
 from lobby.services import room_default_get_or_create

@@ -12,7 +12,9 @@ from accounts.services import sitting_ban_create
 from games.chat import chat_rate_take, chat_text_clean
 from games.models import ChatMessage, GameEvent, GameState
 from games.selectors import game_catchup, game_snapshot, hand_replay_events
-from games.services import ActionError, chat_send, game_apply_action
+from games.services.chat import chat_send
+from games.services.errors import ActionError
+from games.services.play import game_apply_action
 from moderation.services import OperatorError, chat_message_delete
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,7 +15,8 @@ from django.test import Client
 from websockets.sync.client import connect
 
 from games.models import GameState, Hand
-from games.services import game_apply_action, table_bot_add, table_create
+from games.services.play import game_apply_action
+from games.services.tables import table_bot_add, table_create
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
 

@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 
 from games.engine.cards import parse_cards
 from games.models import GameState
-from games.services import game_apply_action
+from games.services.play import game_apply_action
 
 from .test_consumers import served
 

@@ -12,7 +12,9 @@ from games.deals import deal_seed
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
 from games.selectors import game_snapshot
-from games.services import game_apply_action, hand_settle, table_create, table_sit
+from games.services.play import game_apply_action
+from games.services.settlement import hand_settle
+from games.services.tables import table_create, table_sit
 from lobby.services import room_default_get_or_create
 
 

@@ -20,7 +20,10 @@ from accounts.selectors import ledger_mismatches
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState, Hand
-from games.services import ActionError, game_apply_action, game_timer_fire, table_create, table_sit
+from games.services.errors import ActionError
+from games.services.play import game_apply_action
+from games.services.tables import table_create, table_sit
+from games.services.timeouts import game_timer_fire
 from lobby.services import room_default_get_or_create
 
 HANDS = 14
@@ -179,7 +182,7 @@ def test_updates_reach_every_socket_in_commit_order_across_daphne_and_a_worker(
 def test_a_publish_lock_asked_for_is_held_once_its_answer_is_read():
     from games import fanout
 
-    asked = fanout.publish_lock_ask(424242)
+    asked = fanout.publish_locks_ask([424242])[424242]
     held = fanout.publish_lock_wait(asked)
     key, token = held
     client = fanout._redis_sync()
@@ -187,7 +190,7 @@ def test_a_publish_lock_asked_for_is_held_once_its_answer_is_read():
     assert 0 < client.pttl(key) <= fanout.PUBLISH_LOCK_TTL_MS
     # Another change to the table asks meanwhile: refused while the lock is held, it gets
     # the lock (its own token) once the first gives it back.
-    second = fanout.publish_lock_ask(424242)
+    second = fanout.publish_locks_ask([424242])[424242]
     fanout.publish_lock_give_back(held)
     key2, token2 = fanout.publish_lock_wait(second)
     assert key2 == key and token2 != token
@@ -199,10 +202,10 @@ def test_a_publish_lock_asked_for_is_held_once_its_answer_is_read():
 def test_a_publish_lock_is_not_held_while_another_change_holds_it():
     from games import fanout
 
-    first = fanout.publish_lock_wait(fanout.publish_lock_ask(434343))
+    first = fanout.publish_lock_wait(fanout.publish_locks_ask([434343])[434343])
     got = []
     waiter = threading.Thread(
-        target=lambda: got.append(fanout.publish_lock_wait(fanout.publish_lock_ask(434343))))
+        target=lambda: got.append(fanout.publish_lock_wait(fanout.publish_locks_ask([434343])[434343])))
     waiter.start()
     waiter.join(0.3)  # it polls: still waiting, since nobody gave the lock back
     assert waiter.is_alive() and not got
@@ -216,7 +219,7 @@ def test_a_batch_asks_for_several_tables_locks_in_one_write_each_answered_for_it
     from games import fanout
 
     client = fanout._redis_sync()
-    taken = fanout.publish_lock_wait(fanout.publish_lock_ask(464647))  # another change's
+    taken = fanout.publish_lock_wait(fanout.publish_locks_ask([464647])[464647])  # another change's
     asked = fanout.publish_locks_ask([464646, 464647, 464648])
     # Waited for out of order: the answers are read in order and kept for each.
     third = fanout.publish_lock_wait(asked[464648])
@@ -244,4 +247,4 @@ def test_without_redis_a_change_publishes_unlocked(monkeypatch):
     # A real client of a port nothing listens on: Redis cannot be reached.
     monkeypatch.setattr(fanout, "_sync_client",
                         redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=1))
-    assert fanout.publish_lock_wait(fanout.publish_lock_ask(454545)) is None
+    assert fanout.publish_lock_wait(fanout.publish_locks_ask([454545])[454545]) is None

@@ -28,7 +28,7 @@ from accounts.services import HOUSE, system_account_get_or_create
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
-from games.services import table_create, table_sit
+from games.services.tables import table_create, table_sit
 from lobby.services import room_default_get_or_create
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ from asgiref.sync import sync_to_async
 from games import groupcommit, services
 from games.consumers import ONE_WRITER
 from games.models import GameState
-from games.services import ActionError
+from games.services.errors import ActionError
 
 ROOT = Path(__file__).resolve().parents[2]
 

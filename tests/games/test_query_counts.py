@@ -11,11 +11,11 @@ import pytest
 from django.db import connection
 
 from games.engine.registry import machine_for
-from games.services import game_apply_actions
+from games.services.play import game_apply_actions
 
 pytestmark = pytest.mark.django_db
 
-# games.services._Change.begin: the GameState row locked with its table and hand, then the
+# games.services.Change.begin: the GameState row locked with its table and hand, then the
 # seats with their users; commit: the state's compare-and-set UPDATE and the events' INSERT
 # (no seat changed, so no seat UPDATE and no savepoint around one).
 PLAY_QUERIES = ["SELECT", "SELECT", "UPDATE", "INSERT"]

@@ -129,7 +129,8 @@ async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_floo
 
 async def test_a_player_who_stands_up_loses_the_socket_before_the_next_occupant_is_dealt(
         seated_table, ws_connect, make_user, helpers):
-    from games.services import game_apply_action, table_sit
+    from games.services.play import game_apply_action
+    from games.services.tables import table_sit
 
     table, users = await sync_to_async(seated_table)()
     old, ok, _ = await ws_connect(users[0], f"/ws/tables/{table.pk}/play/")

@@ -14,7 +14,8 @@ from django.db import connection
 from games.models import GameState
 from games.rowcache import rows_forget_all, rows_keep, rows_take
 from games.selectors import game_snapshot
-from games.services import ActionError, game_apply_action
+from games.services.errors import ActionError
+from games.services.play import game_apply_action
 from lobby.models import Seat, Table
 
 migration = importlib.import_module("games.migrations.0007_gamestate_rev")

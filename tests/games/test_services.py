@@ -7,15 +7,10 @@ from accounts.models import User
 from accounts.selectors import ledger_mismatches, point_balance
 from accounts.services import sitting_ban_create
 from games.models import GameEvent, GameState, Hand
-from games.services import (
-    ActionError,
-    game_apply_action,
-    hand_settle,
-    table_bot_add,
-    table_close,
-    table_create,
-    table_sit,
-)
+from games.services.errors import ActionError
+from games.services.play import game_apply_action
+from games.services.settlement import hand_settle
+from games.services.tables import table_bot_add, table_close, table_create, table_sit
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
 

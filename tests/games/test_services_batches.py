@@ -1,4 +1,4 @@
-"""games.services.game_apply_actions: a batch of players' actions in one transaction (group
+"""games.services.play.game_apply_actions: a batch of players' actions in one transaction (group
 commit, docs/architecture.md). Each action must come out exactly as it would alone: its own
 outcome, a refused one leaving nothing, the ones after it seeing every earlier one; a batch
 that fails as a whole is applied again one action at a time, each once; and no table's
@@ -15,7 +15,9 @@ import redis
 from django.conf import settings
 
 from games.models import GameEvent, GameState
-from games.services import ActionError, game_apply_actions
+from games.services import unit_of_work
+from games.services.errors import ActionError
+from games.services.play import game_apply_actions
 from games.sockets import key_prefix
 from lobby.models import Seat
 
@@ -118,12 +120,11 @@ def test_an_action_refused_after_it_wrote_leaves_none_of_it_in_the_batch(seated_
     inside the batch: the batch must be applied again one action at a time."""
     from django.db import IntegrityError
 
-    from games import services
 
     (a, a_users), (b, b_users) = seated_table(), seated_table()
     va, vb = version_of(a), version_of(b)
     a_events = events_of(a)
-    insert_rows, calls = services.insert_rows, []
+    insert_rows, calls = unit_of_work.insert_rows, []
 
     def insert_refused_once(*args, **kwargs):
         calls.append(1)
@@ -131,7 +132,7 @@ def test_an_action_refused_after_it_wrote_leaves_none_of_it_in_the_batch(seated_
             raise IntegrityError("the event's seq is taken")
         return insert_rows(*args, **kwargs)
 
-    monkeypatch.setattr(services, "insert_rows", insert_refused_once)
+    monkeypatch.setattr(unit_of_work, "insert_rows", insert_refused_once)
     outcomes = game_apply_actions(requests=[ready(b, b_users[0], vb), ready(a, a_users[0], va),
                                             ready(a, a_users[1], va + 1)])
     # Applied again one by one (b's insert goes through this time), each once.

@@ -10,17 +10,11 @@ from accounts.models import PointAccount
 from accounts.selectors import point_balance
 from games.models import GameEvent, GameState, Hand, Match, MatchPlayer
 from games.selectors import game_snapshot
-from games.services import (
-    ActionError,
-    game_apply_action,
-    game_seat_connect,
-    game_timer_fire,
-    hand_settle,
-    table_bot_add,
-    table_bots_play,
-    table_create,
-    table_sit,
-)
+from games.services.errors import ActionError
+from games.services.play import game_apply_action, game_seat_connect
+from games.services.settlement import hand_settle
+from games.services.tables import table_bot_add, table_bots_play, table_create, table_sit
+from games.services.timeouts import game_timer_fire
 from games.stakes import cap_default
 from games.timers import READY_SECONDS
 from lobby.models import Seat, Table

@@ -9,7 +9,8 @@ from accounts.selectors import ledger_mismatches, point_balance
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
-from games.services import game_timer_fire, hand_settle
+from games.services.settlement import hand_settle
+from games.services.timeouts import game_timer_fire
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,12 +4,8 @@ table_settings_change (the lobby's checks, the table's lock, rules only between 
 import pytest
 
 from games.models import GameEvent, GameState
-from games.services import (
-    ActionError,
-    table_open,
-    table_settings_change,
-    table_sit,
-)
+from games.services.errors import ActionError
+from games.services.tables import table_open, table_settings_change, table_sit
 from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db

@@ -14,17 +14,11 @@ from accounts.selectors import ledger_mismatches, point_balance
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameEvent, GameState, Hand
-from games.services import (
-    ActionError,
-    game_apply_action,
-    game_seat_connect,
-    game_seat_disconnect,
-    game_timer_fire,
-    game_timer_rearm,
-    game_timers_sweep,
-    hand_settle,
-    hands_settle_sweep,
-)
+from games.services import timeouts
+from games.services.errors import ActionError
+from games.services.play import game_apply_action, game_seat_connect, game_seat_disconnect
+from games.services.settlement import hand_settle, hands_settle_sweep
+from games.services.timeouts import game_timer_fire, game_timer_rearm, game_timers_sweep
 from games.tasks import table_timer
 from games.timers import (
     SeatClock,
@@ -199,18 +193,17 @@ def test_what_a_timer_does_is_decided_before_the_table_is_locked(seated_table, h
                                                                    monkeypatch):
     """A searching bot thinks for up to its budget: not while it holds the table's row lock
     (on SQLite, the database's one write lock)."""
-    import games.services
     table, users = seated_table()
     helpers.start_hand(table, users)
     version = helpers.game_of(table).version
     locked_while_deciding = []
-    decide = games.services.timer_fired
+    decide = timeouts.timer_fired
 
     def watched(**kwargs):
         locked_while_deciding.append(connection.in_atomic_block)
         return decide(**kwargs)
 
-    monkeypatch.setattr(games.services, "timer_fired", watched)
+    monkeypatch.setattr(timeouts, "timer_fired", watched)
     assert helpers.fire(table)  # a deal step
     assert locked_while_deciding == [False]
     assert helpers.game_of(table).version == version + 1
@@ -221,11 +214,10 @@ def test_a_timer_whose_version_moved_while_it_decided_applies_nothing(seated_tab
                                                                        monkeypatch):
     """Two firings of one timer (the Celery task and the sweeper) decide at once: the one
     that locks the row second finds the version moved and applies nothing."""
-    import games.services
     table, users = seated_table()
     helpers.start_hand(table, users)
     game = helpers.game_of(table)
-    decide, calls, other = games.services.timer_fired, [], []
+    decide, calls, other = timeouts.timer_fired, [], []
 
     def racing(**kwargs):
         calls.append(1)
@@ -234,7 +226,7 @@ def test_a_timer_whose_version_moved_while_it_decided_applies_nothing(seated_tab
             other.append(game_timer_fire(table_id=table.pk, version=game.version))
         return firing
 
-    monkeypatch.setattr(games.services, "timer_fired", racing)
+    monkeypatch.setattr(timeouts, "timer_fired", racing)
     assert game_timer_fire(table_id=table.pk, version=game.version) is False
     assert other == [True]
     assert helpers.game_of(table).version == game.version + 1  # one step, not two
@@ -351,7 +343,7 @@ def test_leaving_mid_hand_is_an_escape_settled_once_and_the_table_restarts(seate
     # The table restarts under new-game rules once four are seated and ready again.
     newcomer = users[2].__class__.objects.create_user(username="late", display_name="Late")
     from accounts.services import point_account_open
-    from games.services import table_sit
+    from games.services.tables import table_sit
 
     point_account_open(user=newcomer)
     table_sit(table_id=table.pk, user=newcomer, seat=2)

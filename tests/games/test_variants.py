@@ -6,7 +6,8 @@ import pytest
 
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import descriptors
-from games.services import hand_settle, table_create
+from games.services.settlement import hand_settle
+from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db

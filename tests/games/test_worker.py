@@ -9,7 +9,8 @@ import pytest
 from accounts.models import LedgerTransaction
 from accounts.selectors import ledger_mismatches
 from games.models import GameState, Hand
-from games.services import game_apply_action, table_bot_add, table_create
+from games.services.play import game_apply_action
+from games.services.tables import table_bot_add, table_create
 from games.tasks import hand_settlement
 from lobby.services import room_default_get_or_create
 

@@ -11,7 +11,8 @@ from accounts.models import SittingBan
 from accounts.selectors import sitting_ban_active
 from games.models import ChatMessage, GameEvent, GameState, Hand, TableClosure
 from games.selectors import game_catchup
-from games.services import chat_send, game_timer_fire
+from games.services.chat import chat_send
+from games.services.timeouts import game_timer_fire
 from moderation.services import OperatorError, table_force_close
 from lobby.models import Seat, Table
 from moderation.models import OperatorAction
@@ -237,7 +238,7 @@ def test_a_ban_in_the_past_is_refused_and_the_form_keeps_what_was_typed(admin_cl
 
 
 def test_repeated_escapers_are_flagged(admin_client, settled_rows, now):
-    from games.services import hand_stats_record
+    from games.services.settlement import hand_stats_record
 
     for n in range(1, 4):
         hand = settled_rows(number=n, ended_at=now, deltas=(-9, 3, 3, 3))
@@ -345,7 +346,7 @@ def test_operators_find_tables_hands_events_and_ledger_entries(admin_client, fin
                                                                 make_user):
     hand, table, users = finished_hand()
     other_users = [make_user() for _ in range(2)]
-    from games.services import table_create
+    from games.services.tables import table_create
     from lobby.services import room_default_get_or_create
 
     other = table_create(room=room_default_get_or_create(), user=other_users[0],

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.services import table_close, table_create
+from games.services.tables import table_close, table_create
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
 

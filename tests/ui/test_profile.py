@@ -8,7 +8,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from games.services import hand_stats_record
+from games.services.settlement import hand_stats_record
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from games.services import table_create
+from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db

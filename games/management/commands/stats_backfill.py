@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.models import Hand
-from games.services import hand_stats_record
+from games.services.settlement import hand_stats_record
 from stats.models import RecordedHand
 
 

@@ -1,0 +1,14 @@
+"""The refusal every game service raises: nothing changed."""
+
+
+class ActionError(Exception):
+    """An action was refused; nothing changed. `code` is stable (docs/protocol.md);
+    `details` are fields the error message carries besides them (e.g. `retry_after`)."""
+
+    def __init__(self, code, message="", **details):
+        super().__init__(message or code)
+        self.code = code
+        self.message = message or code
+        # Figures a page puts in its own words (`need` for balance_too_low, `retry_after`
+        # for chat_flood); the socket's error frame carries them too.
+        self.details = details

@@ -1,0 +1,48 @@
+"""Matches: the hands played from both teams at the first level until one passes A."""
+
+from django.utils import timezone
+
+from games.engine.registry import machine_for
+from games.models import Match, MatchPlayer
+from stats.services import stats_record_match
+
+
+def match_hand_add(change, *, new):
+    """The hand about to start is the next of the match, or (`new`) the first of a new
+    one."""
+    if new:
+        number = Match.objects.filter(table=change.table).count() + 1
+        change.match = Match.objects.create(table=change.table, number=number,
+                                          variant=change.table.variant)
+        change.event({"type": "match_started", "match": number})
+    change.match.hands += 1
+    change.match.save(update_fields=["hands"])
+
+
+def match_end(change, state):
+    """P13: a team whose level passed A (the A3 wrap) wins the match: record it and its
+    players, count it in their statistics, and tell the table. Returns the winning team
+    or None."""
+    result = state["result"]
+    if change.match is None or result.get("escape") is not None or \
+            not result.get("levels_after"):
+        return None
+    levels = machine_for(state["variant"]).variant.levels
+    before, after = state["levels"], result["levels_after"]
+    wrapped = [team for team in (0, 1)
+               if levels.index(after[team]) < levels.index(before[team])]
+    if not wrapped:
+        return None
+    team = wrapped[0]
+    match = change.match
+    match.winner_team, match.ended_at = team, timezone.now()
+    match.save(update_fields=["winner_team", "ended_at"])
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, seat=s.number, team=s.number % 2, user_id=s.user_id)
+        for s in change.seats if s.user_id is not None)
+    stats_record_match(variant=match.variant,
+                       players=[(s.user_id, s.number % 2 == team) for s in change.seats
+                                if s.user_id is not None])
+    change.event({"type": "match_won", "match": match.number, "team": team,
+                "seats": [team, team + 2], "hands": match.hands})
+    return team

@@ -1,0 +1,80 @@
+"""What the sockets hear of a change, built in one place: the group names and the table's
+update message (one JSON text per audience)."""
+
+import orjson
+
+from games.chat import spectator_chat_strip
+from games.models import SPECTATORS
+from games.selectors import game_views, table_public
+
+
+def table_group(table_id):
+    """Every socket of the table, players and spectators: each change's update goes here
+    once, carrying every audience's message; a socket sends on only its own (see
+    Change._messages)."""
+    return f"table.{table_id}"
+
+
+def seat_group(table_id, seat):
+    """The sockets of one seat: the notices that end a socket's hold on the seat (a takeover,
+    the occupant stood up)."""
+    return f"table.{table_id}.seat.{seat}"
+
+
+def update_message(change, version, prev_seq, seq, rows):
+    """The change's update as one channel layer event for the table's group: the
+    spectators' message and one per seat with a live socket, each built and encoded
+    (JSON text, as the sockets send it) once.
+
+    A seat's message is addressed to the seat's live socket (`control[seat]["channel"]`,
+    set under this lock by game_seat_connect), and a player socket sends on only the
+    message addressed to it: so one group_send reaches every socket of the table, a
+    replaced socket hears nothing more of its seat even before its takeover notice, and
+    no view is built for a seat nobody watches (a bot's, a disconnected player's). A
+    seat vacated by this change is told so on the socket it had, as before it
+    stood up; table.vacated then closes that socket.
+
+    Text, not objects: the channel layer then carries one string per audience instead
+    of a tree to serialise and rebuild in every daphne, and no socket encodes its own.
+    A spectator socket whose user sits at the table sends `watch_seated`, the
+    spectators' message without the spectators' chat, when that differs."""
+    table = table_public(table=change.table, seats=change.seats, control=change.control,
+                         version=version)
+    channels = [control.get("channel") for control in change.control]
+    for seat in change.vacated:
+        if channels[seat] is None and change.seats[seat].user_id is None:
+            channels[seat] = change.channels_before[seat]
+    views = game_views(game=change.game, seats=change.seats,
+                       audiences=[None, *(seat for seat in range(4) if channels[seat])])
+
+    def message(audience):
+        own = SPECTATORS if audience is None else audience
+        return {
+            "type": "update",
+            "version": version,
+            "prev_seq": prev_seq,
+            "seq": seq,
+            "events": [dict(r.payload, type=r.type, seq=r.seq) for r in rows
+                       if r.audience is None or r.audience == own],
+            "view": views[audience],
+            "table": table,
+        }
+
+    watch = message(None)
+    watch_seated = spectator_chat_strip(watch)
+    return {"type": "table.update", "channels": channels,
+            "seats": [as_json(message(seat)) if channels[seat] else None
+                      for seat in range(4)],
+            "watch": as_json(watch),
+            "seated": [s.user_id for s in change.seats if s.user_id is not None],
+            "watch_seated": None if watch_seated is watch else as_json(watch_seated)}
+
+
+def as_stored(value):
+    """`value` as the database gives a JSON field back."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+
+
+def as_json(message):
+    # Views may key dicts by seat number, as json.dumps allows.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -1,0 +1,102 @@
+"""Time running out: a table's timer firing (a Celery task or the sweeper), re-arming it."""
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import GameState
+from games.services.hands import engine_step
+from games.services.seating import seat_timeout_count, seat_vacate
+from games.services.unit_of_work import Change, seats_with_users, table_atomic, timer_schedule
+from games.timers import timer_fired
+
+logger = logging.getLogger(__name__)
+
+
+def game_timer_fire(*, table_id, version):
+    """What happens when the table's timer for `version` runs out (Celery and the sweeper).
+
+    A stale `version` does nothing and returns False. What the platform does is games.timers'
+    decision (timer_fired), made on the row as read at `version` before any lock is taken:
+    a searching bot thinks for up to its budget, and holding the row lock meanwhile would
+    hold up everyone else at the table and, on SQLite, whose write lock is the whole
+    database's, every table. The decision is then applied under the lock if the version is
+    still the one it was made for; else another firing or an action came first and this one
+    does nothing, so a move is applied once.
+    """
+    # Most timers are stale (the player acted in time): one read without a lock says so.
+    game = (GameState.objects.select_related("table", "hand", "match")
+            .filter(pk=table_id, version=version).first())
+    if game is None or game.deadline is None or game.state is None:
+        return False
+    seen = Change(game, seats_with_users(table_id))
+    firing = _timer_firing(seen)
+    with table_atomic():
+        change = Change.begin(table_id)
+        game = change.game
+        if game.version != version or game.deadline is None or game.state is None:
+            return False
+        if _timer_inputs(change) != _timer_inputs(seen):
+            # A seat or the table changed without a new version (e.g. ready pressed after a
+            # hand, which moves no card): decide again on what is locked.
+            firing = _timer_firing(change)
+        if firing is not None and firing.stand_up:
+            # P14: not ready in time after a hand; standing up is not an escape.
+            for seat in firing.stand_up:
+                seat_vacate(change, seat, "not_ready")
+            change.commit()
+            return True
+        if firing is None or not firing.actions:
+            change.clear_timer_only()
+            return False
+        if firing.timed_out is not None:
+            seat_timeout_count(change, firing.timed_out)
+        for action in firing.actions:
+            engine_step(change, action)
+        change.commit()
+        return True
+
+
+def _timer_inputs(change):
+    """What timer_fired reads besides the state, which the version pins."""
+    return change.clocks(), change.game.deadline, change.table.turn_timeout
+
+
+def _timer_firing(change):
+    return timer_fired(state=change.state, seats=change.clocks(),
+                       turn_timeout=change.table.turn_timeout,
+                       late=(timezone.now() - change.game.deadline).total_seconds())
+
+
+def game_timer_rearm(*, table_id, due):
+    """A timer task due at `due` (ISO 8601) found its version stale. If it was the table's
+    last task sent (GameState.timer_at) and a deadline is set, send the task for that
+    deadline: changes whose deadline came later sent none (Change.commit). Locks the
+    GameState row, so a change committing meanwhile sees the new timer_at. A lost task is
+    the sweeper's (game_timers_sweep). Returns whether a task was sent."""
+    due = datetime.fromisoformat(due)
+    with transaction.atomic():
+        game = (GameState.objects.select_for_update().filter(pk=table_id, timer_at=due)
+                .only("version", "deadline", "timer_at").first())
+        if game is None or game.deadline is None:
+            return False
+        version, deadline = game.version, game.deadline
+        GameState.objects.filter(pk=table_id).update(timer_at=deadline)
+        transaction.on_commit(lambda: timer_schedule(table_id, version, deadline))
+        return True
+
+
+def game_timers_sweep(*, grace_seconds=2.0):
+    """Fire every timer overdue by more than `grace_seconds` (lost tasks, crashed workers)."""
+    due = timezone.now() - timedelta(seconds=grace_seconds)
+    fired = 0
+    for table_id, version in GameState.objects.filter(deadline__lt=due).values_list(
+        "table_id", "version"
+    ):
+        try:
+            fired += bool(game_timer_fire(table_id=table_id, version=version))
+        except Exception:  # one broken table must not stop the sweep of the others
+            logger.exception("timer sweep failed for table %s", table_id)
+    return fired
