@@ -30,12 +30,53 @@ pub/sub connection is shared).
 import asyncio
 
 import redis
+from channels_redis import utils as channels_redis_utils
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
     RedisSingleShardConnection,
 )
-from channels_redis.utils import _wrap_close, decode_hosts
+from django.core.exceptions import ImproperlyConfigured
+
+# channels_redis's private names this layer builds on (not a public API, so an upgrade may
+# rename them): checked when the module is imported, at start-up, so a channels_redis that
+# lacks one stops the process instead of failing the first message. The attributes set in
+# __init__ (`_shards`, `_layers`, `_args`, `_kwargs`, `_redis`) are checked on a live layer
+# by tests/config/test_channel_layer.py. Known to work with channels_redis 4.3.
+CHANNELS_REDIS_KNOWN_TO_WORK = "4.3"
+CHANNELS_REDIS_PRIVATE = {
+    "channels_redis.utils": ("_wrap_close", "decode_hosts"),
+    "RedisPubSubChannelLayer": ("_get_layer", "serialize", "deserialize"),
+    "RedisPubSubLoopLayer": ("_get_group_channel_name",),
+    "RedisSingleShardConnection": ("_ensure_redis", "_receive_message", "publish"),
+}
+CHANNELS_REDIS_INSTANCE_PRIVATE = {
+    "layer": ("_layers", "_args", "_kwargs"),
+    "loop_layer": ("_shards",),
+    "shard": ("_redis",),
+}
+
+
+def channels_redis_private_missing(owners=None):
+    """The names of CHANNELS_REDIS_PRIVATE the installed channels_redis lacks."""
+    owners = owners or {"channels_redis.utils": channels_redis_utils,
+                        "RedisPubSubChannelLayer": RedisPubSubChannelLayer,
+                        "RedisPubSubLoopLayer": RedisPubSubLoopLayer,
+                        "RedisSingleShardConnection": RedisSingleShardConnection}
+    return [f"{owner}.{name}" for owner, names in CHANNELS_REDIS_PRIVATE.items()
+            for name in names if not hasattr(owners[owner], name)]
+
+
+def channels_redis_check(owners=None):
+    missing = channels_redis_private_missing(owners)
+    if missing:
+        raise ImproperlyConfigured(
+            f"config.channel_layer needs channels_redis names it lacks: {', '.join(missing)} "
+            f"(known to work: channels_redis {CHANNELS_REDIS_KNOWN_TO_WORK}.x; see "
+            "requirements.txt)")
+
+
+channels_redis_check()
 
 
 class _Shard(RedisSingleShardConnection):
@@ -95,7 +136,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         one Redis server given by its address."""
         client = self.__dict__.get("_blocking_client")
         if client is None:
-            hosts = decode_hosts(self._kwargs.get("hosts"))
+            hosts = channels_redis_utils.decode_hosts(self._kwargs.get("hosts"))
             if len(hosts) != 1 or "address" not in hosts[0]:
                 return False
             options = dict(hosts[0])
@@ -119,5 +160,5 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         except KeyError:
             layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs,
                                                      channel_layer=self)
-            _wrap_close(self, loop)
+            channels_redis_utils._wrap_close(self, loop)
             return layer

@@ -43,7 +43,7 @@ class GameState(models.Model):
     # writes them: database triggers give it a new random value on every such write that
     # does not set it itself (migration 0007). A process that kept the rows of its last
     # change to the table reuses them only while `rev` is still the one it wrote
-    # (games.rowcache).
+    # (games.rows.cache).
     rev = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -259,7 +259,7 @@ def toy_variant():
 
 @pytest.fixture(autouse=True)
 def _no_rows_kept():
-    """Each test starts with no table rows kept from another's (games/rowcache.py)."""
-    from games.rowcache import rows_forget_all
+    """Each test starts with no table rows kept from another's (games/rows/cache.py)."""
+    from games.rows.cache import rows_forget_all
 
     rows_forget_all()

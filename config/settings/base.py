@@ -292,7 +292,7 @@ GAMES_SOCKET_MAX_BYTES = env_int("GAMES_SOCKET_MAX_BYTES", 64 * 1024)
 # one more is closed with 4429.
 GAMES_SOCKETS_PER_USER = env_int("GAMES_SOCKETS_PER_USER", 10)
 GAMES_SOCKETS_PER_ADDRESS = env_int("GAMES_SOCKETS_PER_ADDRESS", 50)
-# Tables whose last change's rows a process keeps for the next one (games/rowcache.py);
+# Tables whose last change's rows a process keeps for the next one (games/rows/cache.py);
 # a few KB each.
 GAMES_ROWS_KEPT = env_int("GAMES_ROWS_KEPT", 5000)
 

@@ -10,7 +10,7 @@ play, timeouts) works on a ``Change``, which is begun and committed here. Its in
 - Write order (``Change.commit``): seats and the table first (their triggers give the game
   row a new `rev`), then the game row (state, version, seq, rev, deadline), then the events
   in one insert. The rows written are kept for this process's next change of the table
-  (games.rowcache) under the `rev` the game row now carries.
+  (games.rows.cache) under the `rev` the game row now carries.
 - Lock order: GameState row, then Seat rows, then Hand, then point accounts (ledger_post);
   the publish lock after all of them. A batch of players' actions (play.game_apply_actions)
   takes all its tables' GameState rows first, in the order of their ids, then their publish
@@ -38,8 +38,8 @@ from django.utils import timezone
 
 from games.fanout import fanout_send, publish_lock_give_back, publish_lock_wait, publish_locks_ask
 from games.models import GameEvent, GameState
-from games.prepared import PreparedRead, PreparedValue, insert_rows, update_checked, values_locked
-from games.rowcache import rows_give_back, rows_keep, rows_take
+from games.rows.prepared import PreparedRead, PreparedValue, insert_rows, update_checked, values_locked
+from games.rows.cache import rows_give_back, rows_keep, rows_take
 from games.services.errors import ActionError
 from games.services.payloads import as_stored, seat_group, table_group, update_message
 from games.timers import SeatClock, timer_next
@@ -83,7 +83,7 @@ EVENT_FIELDS = ("table", "seq", "hand", "type", "payload", "audience", "created_
 
 
 class EventRow:
-    """A GameEvent row to insert (games.prepared.insert_rows reads its fields by attname):
+    """A GameEvent row to insert (games.rows.prepared.insert_rows reads its fields by attname):
     an action writes one or two, and a model instance costs more to make than the row to
     write."""
 
@@ -119,7 +119,7 @@ class Change:
     @classmethod
     def begin(cls, table_id):
         # The rows this process's last change to the table wrote, if nobody has written them
-        # since (games.rowcache): one locked read of `rev` instead of the two reads below.
+        # since (games.rows.cache): one locked read of `rev` instead of the two reads below.
         kept = rows_take(table_id)
         if kept is not None:
             game, seats = kept
@@ -132,7 +132,7 @@ class Change:
         # Two reads, not one: joining the seats to the game row repeats the table, the game
         # (its state JSON decoded once per seat) and the hand in each of the four rows, which
         # measured slower than the second query (docs/architecture.md, "Cost of one action").
-        # Both compiled once per thread (games.prepared).
+        # Both compiled once per thread (games.rows.prepared).
         games = _game_locked(table_id)
         if not games:
             raise ActionError("no_such_table", "there is no such table")

@@ -7,7 +7,14 @@ import pytest
 import redis
 from django.conf import settings
 
-from config.channel_layer import PubSubChannelLayer
+from django.core.exceptions import ImproperlyConfigured
+
+from config import channel_layer
+from config.channel_layer import (
+    CHANNELS_REDIS_INSTANCE_PRIVATE,
+    PubSubChannelLayer,
+    channels_redis_private_missing,
+)
 
 CONFIG = settings.CHANNEL_LAYERS["default"]["CONFIG"]
 
@@ -81,3 +88,34 @@ async def test_a_thread_with_no_event_loop_publishes_every_message_in_one_blocki
 def test_with_several_redis_servers_the_blocking_publish_sends_nothing():
     two = PubSubChannelLayer(**dict(CONFIG, hosts=CONFIG["hosts"] * 2))
     assert two.group_send_blocking([("blocking.c", {"type": "x.y"})]) is False
+
+
+async def test_the_private_names_the_layer_uses_are_all_on_a_live_layer():
+    """What channels_redis sets in its constructors (not checked at import) is there."""
+    layer = PubSubChannelLayer(**CONFIG)
+    try:
+        loop_layer = layer._get_layer()
+        shard = loop_layer._shards[0]
+        shard._ensure_redis()
+        live = {"layer": layer, "loop_layer": loop_layer, "shard": shard}
+        missing = [f"{owner}.{name}" for owner, names in CHANNELS_REDIS_INSTANCE_PRIVATE.items()
+                   for name in names if not hasattr(live[owner], name)]
+        assert missing == []
+        assert channels_redis_private_missing() == []
+    finally:
+        await layer.flush()
+
+
+def test_a_channels_redis_without_a_private_name_stops_the_start_up():
+    class Without:
+        pass
+
+    owners = {"channels_redis.utils": channel_layer.channels_redis_utils,
+              "RedisPubSubChannelLayer": Without,
+              "RedisPubSubLoopLayer": channel_layer.RedisPubSubLoopLayer,
+              "RedisSingleShardConnection": channel_layer.RedisSingleShardConnection}
+    assert channel_layer.channels_redis_private_missing(owners) == [
+        "RedisPubSubChannelLayer._get_layer", "RedisPubSubChannelLayer.serialize",
+        "RedisPubSubChannelLayer.deserialize"]
+    with pytest.raises(ImproperlyConfigured, match="known to work: channels_redis 4.3"):
+        channel_layer.channels_redis_check(owners)

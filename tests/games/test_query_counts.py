@@ -3,7 +3,7 @@
 The counts can only change on purpose (docs/architecture.md, "Cost of one action", says what
 each query is for). On-commit work (fan-out, the next timer) is not SQL and is not counted.
 Two paths each: a change after one this process made to the table, which reuses that
-change's rows (games/rowcache.py: the locked read of `rev` alone), and the first change, or
+change's rows (games/rows/cache.py: the locked read of `rev` alone), and the first change, or
 one after another process wrote the table, which reads the rows.
 """
 

@@ -11,10 +11,12 @@ from accounts.selectors import ledger_mismatches, point_balance
 from accounts.services import HOUSE, ledger_post, system_account_get_or_create
 from games.models import GameEvent, GameState, Hand, HandPlayer
 from games.services.errors import ActionError
+from games.services.hands import seat_ready
 from games.services.play import game_apply_action
 from games.services.settlement import hand_settle
 from games.services.tables import table_bot_add, table_create, table_sit
 from games.services.timeouts import game_timer_fire
+from games.services.unit_of_work import Change, table_atomic
 from games.stakes import cap_default
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
@@ -174,11 +176,9 @@ def test_a_backer_who_cannot_fund_a_bot_is_refused_and_an_unfunded_bot_stands_up
     ledger_post(key="drain-human", entries=[(human_account, -150), (bank, 150)], kind="settle",
                 reference="test")
     Seat.objects.filter(table=table, number=1).update(ready=False)
-    from games.services.unit_of_work import Change, table_atomic
-
     with table_atomic():
         change = Change.begin(table.pk)
-        change.ready(1)
+        seat_ready(change, 1)
         change.commit()
     assert Seat.objects.get(table=table, number=1).user is None
     assert GameEvent.objects.filter(table=table, type="stood").last().payload == {

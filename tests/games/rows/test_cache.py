@@ -1,4 +1,4 @@
-"""The rows a process keeps of its last change to a table (games/rowcache.py) and the
+"""The rows a process keeps of its last change to a table (games/rows/cache.py) and the
 triggers that say when somebody else wrote them (games/migrations/0007_gamestate_rev.py).
 
 The tests that reuse kept rows need transactions that really commit (the rows come back on
@@ -9,10 +9,9 @@ import importlib
 import sqlite3
 
 import pytest
-from django.db import connection
 
 from games.models import GameState
-from games.rowcache import rows_forget_all, rows_keep, rows_take
+from games.rows.cache import rows_forget_all, rows_keep, rows_take
 from games.selectors import game_snapshot
 from games.services.errors import ActionError
 from games.services.play import game_apply_action
@@ -169,17 +168,6 @@ def test_rows_kept_in_a_transaction_that_rolls_back_are_not_kept(seated_table):
             rows_keep(table.pk, game, list(Seat.objects.filter(table=table)))
             raise RuntimeError
     assert rows_take(table.pk) is None
-
-
-@pytest.mark.django_db
-def test_the_triggers_are_in_the_database():
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
-        else:
-            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        names = {row[0] for row in cursor.fetchall()}
-    assert {"games_gamestate_rev", "lobby_seat_rev", "lobby_table_rev"} <= names
 
 
 def _sqlite_with_triggers():

@@ -1,11 +1,13 @@
-"""games/prepared.py: the action path's prepared reads give what the ORM gives."""
+"""games/rows/prepared.py: the action path's prepared reads give what the ORM gives."""
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameState
-from games.prepared import PreparedRead, values_locked
+from games.rows import prepared
+from games.rows.prepared import PreparedRead, values_locked
 
 _game = PreparedRead(lambda table_id: GameState.objects.select_related("table", "hand", "match")
                      .filter(table_id=table_id))
@@ -43,13 +45,13 @@ def _sqlite():
 @pytest.mark.parametrize("on_sqlite", [False, True])
 def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running_hand,
                                                                         on_sqlite):
-    # The action path prepares values through games.prepared._preparer: for the values it
+    # The action path prepares values through games.rows.prepared._preparer: for the values it
     # writes (ints, text, None, model instances, JSON, datetimes) the result must be what
     # the field's own get_db_prep_save gives, on the database the suite runs on.
     from django.utils import timezone
 
     from games.models import GameEvent
-    from games.prepared import _preparer, _prep_save
+    from games.rows.prepared import _preparer, _prep_save
 
     hand, table, _ = running_hand
     game = GameState.objects.get(table_id=table.pk)
@@ -83,3 +85,22 @@ def test_rows_locked_together_come_back_in_key_order_only_those_asked_for(seated
     # Locked where the database locks rows (PostgreSQL; SQLite's lock is the whole file's).
     (sql,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     assert sql.endswith(" FOR UPDATE") == (connection.vendor == "postgresql")
+
+
+def test_the_django_internals_used_are_there_on_a_compiled_queryset():
+    """What as_sql sets on a compiler (not checked at import) is there, with this Django."""
+    compiler = GameState.objects.select_related("table").filter(pk=1).query.get_compiler("default")
+    compiler.as_sql()
+    assert all(hasattr(compiler, name) for name in ("select", "klass_info", "annotation_col_map"))
+    assert prepared.django_internals_missing() == []
+
+
+def test_a_django_without_an_internal_stops_the_start_up():
+    class Without:
+        pass
+
+    assert prepared.django_internals_missing(compiler=Without) == [
+        "SQLCompiler.as_sql", "SQLCompiler.get_converters", "SQLCompiler.apply_converters",
+        "SQLCompiler.pre_sql_setup"]
+    with pytest.raises(ImproperlyConfigured, match="known to work: Django 5.2"):
+        prepared.django_internals_check(query_module=Without)

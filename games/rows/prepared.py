@@ -25,7 +25,39 @@ from datetime import datetime
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import JSONField
+from django.core.exceptions import ImproperlyConfigured
+from django.db.models import query as django_query
 from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
+
+# Django's internals this module compiles with (not a public API, so a Django upgrade may
+# rename them): checked at import, so a Django that lacks one stops the process at start-up
+# instead of failing every action. Known to work with Django 5.2.
+DJANGO_KNOWN_TO_WORK = "5.2"
+DJANGO_INTERNALS = {
+    "django.db.models.query": ("get_related_populators",),
+    # `select`, `klass_info` and `annotation_col_map` are set on a compiler by as_sql
+    # (tests/games/test_prepared.py checks them on a compiled queryset).
+    "SQLCompiler": ("as_sql", "get_converters", "apply_converters", "pre_sql_setup"),
+}
+
+
+def django_internals_missing(*, query_module=django_query, compiler=SQLCompiler):
+    """The internals of DJANGO_INTERNALS that this Django lacks, as dotted names."""
+    owners = {"django.db.models.query": query_module, "SQLCompiler": compiler}
+    return [f"{owner}.{name}" for owner, names in DJANGO_INTERNALS.items()
+            for name in names if not hasattr(owners[owner], name)]
+
+
+def django_internals_check(**owners):
+    missing = django_internals_missing(**owners)
+    if missing:
+        raise ImproperlyConfigured(
+            f"games.rows.prepared needs Django internals this Django lacks: {', '.join(missing)} "
+            f"(known to work: Django {DJANGO_KNOWN_TO_WORK}.x; see requirements.txt)")
+
+
+django_internals_check()
 
 # A key no row has: the queryset is compiled with it only to find the key's parameter.
 _PROBE = 2_000_000_011
