@@ -1,7 +1,7 @@
 """Table sockets: thin adapters between the protocol (docs/protocol.md) and games.services.
 
 Every socket of a table joins the table's group, where each change's update arrives once
-with every audience's message (games.services.Change._messages); a player socket
+with every audience's message (games.services.payloads.update_message); a player socket
 (/ws/tables/<id>/play/) also joins its seat's group, for the notices that end its hold on the
 seat. A player socket sends on only the seat message addressed to its own channel, a
 spectator socket (/ws/tables/<id>/watch/) only the spectators' message: every message was
@@ -26,9 +26,14 @@ from django.conf import settings
 from django.db import connection
 from redis.exceptions import RedisError
 
-from games import selectors, services
+from games import selectors
 from games.fanout import fanout_attach, fanout_send
 from games.groupcommit import game_action_apply
+from games.services.chat import chat_send
+from games.services.errors import ActionError
+from games.services.payloads import seat_group, table_group
+from games.services.play import game_seat_connect, game_seat_disconnect
+from games.services.tables import table_spectators_add
 from games.sockets import SocketQuota, json_too_deep
 
 try:  # daphne's websocket protocol refuses sends once a close has begun
@@ -183,10 +188,10 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
     async def chat(self, content):
         """Players and spectators alike; games.services decides who hears it."""
         try:
-            await database_sync_to_async(services.chat_send, thread_sensitive=ONE_WRITER)(
+            await database_sync_to_async(chat_send, thread_sensitive=ONE_WRITER)(
                 table_id=self.table_id, user=self.user, text=content.get("text"),
                 phrase=content.get("phrase"))
-        except services.ActionError as error:
+        except ActionError as error:
             await self.send_error(error.code, error.message, details=error.details)
 
     async def send_error(self, code, message, snapshot=False, details=None):
@@ -208,13 +213,13 @@ class PlayerConsumer(_TableSocket):
 
     async def join(self):
         try:
-            self.seat = await database_sync_to_async(services.game_seat_connect)(
+            self.seat = await database_sync_to_async(game_seat_connect)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name)
-        except services.ActionError as error:
+        except ActionError as error:
             await self.close(code=CLOSE_NO_TABLE if error.code == "no_such_table" else CLOSE_NOT_SEATED)
             return
-        self.group = services.seat_group(self.table_id, self.seat)
-        self.updates = services.table_group(self.table_id)
+        self.group = seat_group(self.table_id, self.seat)
+        self.updates = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.updates, self.channel_name)
         # Through the ordered sender, after the update that says the seat connected.
@@ -222,7 +227,7 @@ class PlayerConsumer(_TableSocket):
                     key=self.table_id)
 
     async def table_update(self, event):
-        # Only the seat's live socket, as the change saw it (games.services.Change._messages).
+        # Only the seat's live socket, as the change saw it (games.services.payloads.update_message).
         if event["channels"][self.seat] == self.channel_name:
             await self.send(text_data=event["seats"][self.seat])
 
@@ -249,7 +254,7 @@ class PlayerConsumer(_TableSocket):
         if not getattr(self, "seat_released", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.updates, self.channel_name)
-            await database_sync_to_async(services.game_seat_disconnect)(
+            await database_sync_to_async(game_seat_disconnect)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name)
 
     async def act(self, content):
@@ -258,7 +263,7 @@ class PlayerConsumer(_TableSocket):
                    "version": content.get("version")}
         try:
             await game_action_apply(**request)
-        except services.ActionError as error:
+        except ActionError as error:
             # A version refused as stale comes with the table as it is now (games.services);
             # one found stale only at the write does not.
             await self.send_error(error.code, error.message, details=error.details,
@@ -270,13 +275,13 @@ class SpectatorConsumer(_TableSocket):
     """旁观: a spectator sees what everyone sees, from the seat it chose to sit behind."""
 
     async def join(self):
-        exists = await database_sync_to_async(services.table_spectators_add)(
+        exists = await database_sync_to_async(table_spectators_add)(
             table_id=self.table_id, n=1)
         if not exists:
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.watching = True
-        self.group = services.table_group(self.table_id)
+        self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def table_update(self, event):
@@ -290,5 +295,5 @@ class SpectatorConsumer(_TableSocket):
     async def disconnect(self, code):
         if getattr(self, "watching", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(services.table_spectators_add)(
+            await database_sync_to_async(table_spectators_add)(
                 table_id=self.table_id, n=-1)

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import groupcommit, services
+from games import groupcommit
+from games.services import play
 from games.consumers import ONE_WRITER
 from games.models import GameState
 from games.services.errors import ActionError
@@ -40,7 +41,7 @@ class Batches:
         self.started = threading.Event()
         self.gate = threading.Event()
         self.gate.set()
-        apply = services.game_apply_actions
+        apply = play.game_apply_actions
 
         def recording(*, requests):
             self.sizes.append(len(requests))
@@ -48,7 +49,7 @@ class Batches:
             self.gate.wait(30)
             return apply(requests=requests)
 
-        monkeypatch.setattr(services, "game_apply_actions", recording)
+        monkeypatch.setattr(play, "game_apply_actions", recording)
 
     def hold(self):
         self.started.clear()
