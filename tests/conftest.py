@@ -9,11 +9,10 @@ from accounts.services import user_create
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
 from games.models import GameState, Hand, HandPlayer
-from games.services.play import game_apply_action
 from games.services.settlement import hand_settle, hand_stats_record
-from games.services.tables import table_bot_add, table_create, table_sit
+from games.services.tables import table_bot_add
 from games.services.timeouts import game_timer_fire
-from lobby.services import room_default_get_or_create
+from tests.factories import act, game_of, hand_start, table_seated
 
 
 @pytest.fixture
@@ -68,39 +67,21 @@ def pytest_runtest_makereport(item, call):
 # --- hands played through games.services (the API, the pages and the operators' tests) -------
 
 
-def _game(table):
-    return GameState.objects.get(table=table)
-
-
-def _act(table, user, action):
-    game_apply_action(table_id=table.pk, user=user, action=action, version=_game(table).version)
-
-
 @pytest.fixture
 def table_factory(make_user):
     """A table of `variant` with four human players seated at stake 10."""
 
     def make(variant="classic", **extra):
         users = [make_user() for _ in range(4)]
-        table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=10, **{"cap": 4, **extra})
-        for seat, user in enumerate(users[1:], start=1):
-            table_sit(table_id=table.pk, user=user, seat=seat)
-        return table, users
+        return table_seated(users, variant=variant, **extra), users
 
     return make
-
-
-def hand_start(table, users):
-    for user in users:
-        _act(table, user, {"type": "ready"})
-    return Hand.objects.filter(table=table).order_by("-number").first()
 
 
 def hand_play_until(table, users, *, tricks=None):
     """Drive the hand as bots and 托管 would until `tricks` tricks were played (None: the end)."""
     for _ in range(10_000):
-        game = _game(table)
+        game = game_of(table)
         state = game.state
         if state["phase"] == "end" or (tricks is not None and state["phase"] == "play"
                                        and len(state["tricks"]) >= tricks):
@@ -111,7 +92,7 @@ def hand_play_until(table, users, *, tricks=None):
                 for seat in range(4):
                     action = bot_choose_action(state, seat)
                     if action and action.get("type") == "declare":
-                        _act(table, users[seat], action)
+                        act(table, users[seat], action)
                         break
                 else:
                     game_timer_fire(table_id=table.pk, version=game.version)
@@ -119,7 +100,7 @@ def hand_play_until(table, users, *, tricks=None):
                 game_timer_fire(table_id=table.pk, version=game.version)
             continue
         seat = timer[1]
-        _act(table, users[seat], machine_for(state["variant"]).auto_action(state, seat))
+        act(table, users[seat], machine_for(state["variant"]).auto_action(state, seat))
     raise AssertionError("the hand did not end")
 
 
@@ -214,7 +195,7 @@ def bots_play_a_hand(db):
     def play(table, player):
         for seat in (1, 2, 3):
             table_bot_add(table_id=table.pk, user=player, seat=seat, level="easy")
-        _act(table, player, {"type": "ready"})
+        act(table, player, {"type": "ready"})
         for _ in range(3000):
             game = GameState.objects.get(table=table)
             if game.phase == "end":

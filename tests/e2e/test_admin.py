@@ -12,11 +12,12 @@ from playwright.sync_api import expect
 
 from accounts.models import LedgerTransaction
 from accounts.services import ESCROW, ledger_post, system_account_get_or_create
+from games.bots import bot_choose_action
 from games.engine.cards import TOKENS
 from games.models import GameEvent, GameState, Hand
-from games.bots import bot_choose_action
 from games.services.play import game_apply_action
 from games.services.timeouts import game_timer_fire
+from tests.factories import hand_start
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -53,9 +54,8 @@ def in_thread(fn, *args, **kwargs):
 
 
 def start_hand(table, users):
-    for user in users:
-        game_apply_action(table_id=table.pk, user=user, action={"type": "ready"},
-                          version=GameState.objects.get(table=table).version)
+    """The first hand of a new table (there is exactly one)."""
+    hand_start(table, users)
     return Hand.objects.get(table=table)
 
 

@@ -15,11 +15,9 @@ from django.db import connection
 from config.celery import app
 from games.bots import bot_choose_action
 from games.engine.registry import machine_for
-from games.models import GameState
 from games.services.play import game_apply_action
-from games.services.tables import table_create, table_sit
 from games.services.timeouts import game_timer_fire
-from lobby.services import room_default_get_or_create
+from tests.factories import game_of, hand_start, table_seated
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,28 +33,14 @@ def seated_table(make_user):
 
     def make(variant="classic", stake=10, **extra):
         users = [make_user() for _ in range(4)]
-        table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
-                             base_stake=stake, **{"cap": 4, **extra})
-        for seat, user in enumerate(users[1:], start=1):
-            table_sit(table_id=table.pk, user=user, seat=seat)
-        return table, users
+        return table_seated(users, variant=variant, stake=stake, **extra), users
 
     return make
-
-
-def game_of(table):
-    return GameState.objects.get(table=table)
 
 
 def fire(table):
     game = game_of(table)
     return game_timer_fire(table_id=table.pk, version=game.version)
-
-
-def start_hand(table, users):
-    for user in users:
-        game_apply_action(table_id=table.pk, user=user, action={"type": "ready"},
-                          version=game_of(table).version)
 
 
 def play_to_bury(table, users):
@@ -98,7 +82,7 @@ def timer_firing(table):
 
 def to_play(table, users):
     """Start a hand and play it to its first lead: the dealer has buried."""
-    start_hand(table, users)
+    hand_start(table, users)
     play_to_bury(table, users)
     while game_of(table).state["phase"] == "bury":
         act_lowest(table, users)
@@ -121,7 +105,7 @@ def helpers():
         pass
 
     h = H()
-    h.game_of, h.fire, h.start_hand = game_of, fire, start_hand
+    h.game_of, h.fire, h.start_hand = game_of, fire, hand_start
     h.play_to_bury, h.act_lowest = play_to_bury, act_lowest
     h.to_play, h.statements_of = to_play, statements_of
     h.lowest_play, h.timer_firing = lowest_play, timer_firing

@@ -14,8 +14,8 @@ from games.models import ChatMessage, GameEvent, GameState
 from games.selectors import game_catchup, game_snapshot, hand_replay_events
 from games.services.chat import chat_send
 from games.services.errors import ActionError
-from games.services.play import game_apply_action
 from moderation.services import OperatorError, chat_message_delete
+from tests.factories import game_of, hand_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,10 +69,8 @@ class Socket:
 
 @sync_to_async
 def start_hand(table, users):
-    for user in users:
-        version = GameState.objects.get(table=table).version
-        game_apply_action(table_id=table.pk, user=user, action={"type": "ready"}, version=version)
-    return GameState.objects.get(table=table).phase
+    hand_start(table, users)
+    return game_of(table).phase
 
 
 @pytest.fixture

@@ -20,14 +20,14 @@ from games.timers import READY_SECONDS
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
 from stats.models import ALL_VARIANTS, PlayerStats
+from tests.factories import game_of
 
 pytestmark = pytest.mark.django_db
 
 ACE = 14
 
 
-def _game(table):
-    return GameState.objects.get(table=table)
+
 
 
 def _bot_table(user, variant="classic", options=None):
@@ -42,14 +42,14 @@ def _bot_table(user, variant="classic", options=None):
 
 def _ready(table, user):
     game_apply_action(table_id=table.pk, user=user, action={"type": "ready"},
-                      version=_game(table).version)
+                      version=game_of(table).version)
 
 
 def _play_out(table):
     """Fire the table's timers until the hand ends (the bots play, the player times out and
     goes on 托管), then settle it as the settlement task would."""
-    while _game(table).phase != "end":
-        game = _game(table)
+    while game_of(table).phase != "end":
+        game = game_of(table)
         assert game_timer_fire(table_id=table.pk, version=game.version)
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     hand_settle(hand_id=hand.pk)
@@ -78,9 +78,9 @@ def test_bots_are_ready_when_the_hand_is_settled_and_the_player_starts_the_next(
     assert first.settled
     seats = _seats(table)
     assert [s.ready for s in seats] == [False, True, True, True]
-    assert _game(table).timer_kind == "ready"
+    assert game_of(table).timer_kind == "ready"
     _ready(table, human)
-    game = _game(table)
+    game = game_of(table)
     assert game.phase == "deal"
     assert Hand.objects.get(table=table, number=2).match_id == first.match_id
 
@@ -90,7 +90,7 @@ def test_a_player_not_ready_within_60_s_is_stood_up_by_the_timer_not_as_an_escap
     table = _bot_table(human)
     _ready(table, human)
     _play_out(table)
-    game = _game(table)
+    game = game_of(table)
     ended = GameEvent.objects.filter(table=table, type="hand_end").get()
     assert game.timer_kind == "ready"
     # The 60 s run from the end of the hand (the settlement, a later version, keeps them).
@@ -111,9 +111,9 @@ def test_a_ready_timer_only_waits_for_humans(make_user):
     table = _bot_table(human)
     _ready(table, human)
     _play_out(table)
-    before = _game(table)
+    before = game_of(table)
     _ready(table, human)  # the next hand starts: no ready timer any more
-    assert _game(table).timer_kind != "ready" and _game(table).version > before.version
+    assert game_of(table).timer_kind != "ready" and game_of(table).version > before.version
 
 
 def test_a_team_passing_ace_wins_the_match_and_the_next_hand_starts_a_new_one(make_user):
@@ -146,7 +146,7 @@ def test_a_team_passing_ace_wins_the_match_and_the_next_hand_starts_a_new_one(ma
             assert (stats.matches_played, stats.matches_won) == (1, int(seat.number % 2 == team))
     # The next hand: a new match at the first level, the dealer chosen as for a first hand.
     _ready(table, human)
-    game = _game(table)
+    game = game_of(table)
     assert game.state["levels"] == [2, 2] and game.state["dealer"] is None
     assert game.state["first_hand"] is True
     second = Match.objects.get(table=table, number=2)
@@ -160,7 +160,7 @@ def test_point_bid_plays_no_matches(make_user):
     _ready(table, human)
     _play_out(table)
     _ready(table, human)
-    assert _game(table).phase == "deal"
+    assert game_of(table).phase == "deal"
     assert not Match.objects.exists()
     assert Hand.objects.filter(table=table, match__isnull=False).count() == 0
 
@@ -177,10 +177,10 @@ def test_the_ready_deadline_is_absolute(make_user):
         game_seat_connect(table_id=table.pk, user=user, channel_name=f"ch-{user.pk}")
         _ready(table, user)
     _play_out(table)
-    deadline = _game(table).deadline
+    deadline = game_of(table).deadline
     assert deadline > timezone.now()
     _ready(table, other)
-    assert _game(table).deadline == deadline and _game(table).timer_kind == "ready"
+    assert game_of(table).deadline == deadline and game_of(table).timer_kind == "ready"
 
 
 def test_the_view_carries_the_timer_and_the_match(make_user):
@@ -188,14 +188,14 @@ def test_the_view_carries_the_timer_and_the_match(make_user):
     table = _bot_table(human)
     _ready(table, human)
     view = game_snapshot(table_id=table.pk, seat=None)["view"]
-    game = _game(table)
+    game = game_of(table)
     assert view["timer"] == {"kind": game.timer_kind, "deadline": game.deadline.isoformat(),
                              "seats": []}  # the deal waits on nobody
     assert view["match"] == {"number": 1, "hands": 1, "winner_team": None, "over": False}
     _play_out(table)
     view = game_snapshot(table_id=table.pk, seat=0)["view"]
     assert view["timer"]["kind"] == "ready" and view["timer"]["seats"] == [0]
-    assert view["timer"]["deadline"] == _game(table).deadline.isoformat()
+    assert view["timer"]["deadline"] == game_of(table).deadline.isoformat()
 
 
 # --- "Play against bots" ------------------------------------------------------------------
@@ -212,7 +212,7 @@ def test_play_against_bots_seats_three_backed_bots_and_starts_the_hand(make_user
     assert table.cap == balance // 8 and table.base_stake == 1
     seats = _seats(table)
     assert seats[0].user_id == player.pk and all(s.user.is_bot for s in seats[1:])
-    assert _game(table).phase == "deal"
+    assert game_of(table).phase == "deal"
     assert point_balance(user=player) == balance - 3 * table.cap
 
 

@@ -1,0 +1,37 @@
+"""The test suite's shared ways to make tables and move hands along, all through the services
+(as a socket or a page would): the fixtures in tests/conftest.py and tests/games/conftest.py
+and the tests that need a plain function import them from here, instead of each file
+keeping its own copy."""
+
+from games.models import GameState, Hand
+from games.services.play import game_apply_action
+from games.services.tables import table_create, table_sit
+from lobby.services import room_default_get_or_create
+
+
+def game_of(table):
+    """The table's GameState as the database has it now."""
+    return GameState.objects.get(table=table)
+
+
+def act(table, user, action):
+    """`user` sends `action` for the table's current version."""
+    return game_apply_action(table_id=table.pk, user=user, action=action,
+                             version=game_of(table).version)
+
+
+def table_seated(users, *, variant="classic", stake=10, **extra):
+    """A table of `variant` with `users` (four) seated in order at `stake`, cap 4 unless
+    given: the first creates it (and sets the stake, P8), the others sit."""
+    table = table_create(room=room_default_get_or_create(), user=users[0], variant=variant,
+                         base_stake=stake, **{"cap": 4, **extra})
+    for seat, user in enumerate(users[1:], start=1):
+        table_sit(table_id=table.pk, user=user, seat=seat)
+    return table
+
+
+def hand_start(table, users):
+    """Every player presses ready: the next hand starts. Returns it."""
+    for user in users:
+        act(table, user, {"type": "ready"})
+    return Hand.objects.filter(table=table).order_by("-number").first()
