@@ -30,13 +30,6 @@ DOC_SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 
 
-def pytest_collection_modifyitems(config, items):
-    """Browser tests run last: Playwright's sync API keeps an event loop running in the main
-    thread for the rest of the session, and the async tests that call asyncio.run() after it
-    would fail."""
-    items.sort(key=lambda item: "e2e" in item.keywords)
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     # playwright install cannot download here: use the distribution's Chromium (STACK.md).

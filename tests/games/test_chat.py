@@ -344,9 +344,10 @@ def test_the_rate_window_slides(settings, make_user):
 
 def test_a_hands_replay_leaves_the_chat_out(finished_hand, client):
     hand, table, users = finished_hand()
-    chat_send(table_id=table.pk, user=users[0], text="gg")
+    chat_send(table_id=table.pk, user=users[0], text="well played, partner")
     assert GameEvent.objects.filter(hand=hand, type="chat").count() == 1
     assert not [e for e in hand_replay_events(hand=hand) if e["type"].startswith("chat")]
     body = client.get(f"/api/v1/hands/{hand.pk}/replay/").content.decode()
-    assert '"gg"' not in body and "chat" not in body
-    assert "gg" not in client.get(f"/hands/{hand.pk}/replay/").content.decode()
+    # (A two-letter text could turn up in the page's random CSRF token.)
+    assert "well played" not in body and "chat" not in body
+    assert "well played" not in client.get(f"/hands/{hand.pk}/replay/").content.decode()
