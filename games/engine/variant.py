@@ -142,6 +142,11 @@ class Variant:
         """The cheapest n cards of ``hs_counts`` (by ``key``) whose follow key is ``best``."""
         raise NotImplementedError
 
+    def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
+        """The distinct cards of ``hs_counts`` (the follower's led-class cards, more of them
+        than the lead has) that some follow of key ``best`` holds (playable.follow_cards)."""
+        raise NotImplementedError
+
     def is_legal_follow(self, ctx: TrumpContext, shape: LeadShape, hand: Any, play: Any) -> bool:
         """Suit rule (RULES §1.5.3), then the variant's structure rule."""
         n = shape.n

@@ -85,6 +85,19 @@ class TwoDeckFamily(Variant):
         cards and extra pairs fill the rest, so the key of the whole holding is the best."""
         return self.follow_key(ctx, shape, hs_counts)
 
+    def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
+        """A best follow is the packed tractors, the other pairs up to p, then singles.
+        With a single in it, that single can be swapped for any card of the class (the
+        key can neither fall nor pass the best); made of pairs only, a pair outside the
+        packing can be swapped for any pair; made of the packing only, the cards are
+        those of some packing."""
+        t_target, p_target = best
+        if shape.n > 2 * p_target:
+            return set(hs_counts)
+        if not t_target or p_target > sum(t_target):
+            return {c for c, k in hs_counts.items() if k >= 2}
+        return {c for p in packings(ctx, hs_counts, 2, list(t_target)) for u in p for c in u.cards}
+
     def build_follow(self, ctx, shape, hs_counts, best, key):
         """The cheapest packing of the required tractors, then the cheapest extra pairs,
         then the cheapest singles."""

@@ -160,6 +160,50 @@ def follow_key(ctx: TrumpContext, counts: "dict[int, int]", n: int, lead_copies:
     return (0, blocks, rest)
 
 
+def rest_cards(counts: "dict[int, int]", room: int, pairs: int, triples: int) -> "set[int]":
+    """The cards some rest of ``room`` cards with this best (pairs, triples) can hold: any
+    card while a single is left over (swapping it in cannot change the key), else those
+    held twice (a pair that is not a triple can be any other pair), else three times."""
+    if room > 2 * pairs + triples:
+        return set(counts)
+    if pairs > triples:
+        return {c for c, k in counts.items() if k >= 2}
+    if triples:
+        return {c for c, k in counts.items() if k >= 3}
+    return set()
+
+
+def block_cards(ctx: TrumpContext, counts: "dict[int, int]", room: int, cap: int, memo: dict) -> tuple:
+    """(best (blocks, rest) of §3.6 for ``room`` cards with blocks ≤ ``cap``, the cards that
+    some choice reaching it holds): ``BlockSearch.best`` over every branch that reaches
+    the best, not only the first."""
+    memo_key = (frozenset(counts.items()), room, cap)
+    hit = memo.get(memo_key)
+    if hit is not None:
+        return hit
+    found = blocks_in(ctx, counts, min(room, cap))
+    result: tuple
+    if not found:
+        rest = rest_key(counts, room, True)
+        result = (((), rest), rest_cards(counts, room, rest[1], rest[0]))
+    else:
+        top = max(u.size for u in found)
+        best: Any = None
+        cards: "set[int]" = set()
+        for u in found:
+            if u.size != top:
+                continue
+            after, sub = block_cards(ctx, subtract(counts, u.cards, u.copies), room - top, top, memo)
+            key = ((top,) + after[0], after[1])
+            if best is None or key > best:
+                best, cards = key, set(u.cards) | sub
+            elif key == best:
+                cards = cards | set(u.cards) | sub
+        result = (best, cards)
+    memo[memo_key] = result
+    return result
+
+
 # --- declaration ---------------------------------------------------------------------------
 
 
@@ -249,6 +293,19 @@ class FourDeck(FourDeckFamily, LevelFamily):
         left = subtract(subtract(left, three, 3), two, 2)
         chosen += sorted(expand(left), key=cost)[: n - len(chosen)]
         return chosen
+
+    def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
+        """A tier above 0 is one unit: the cards of every such unit; else the rest of §3.6
+        (rest_cards), after every best choice of blocks for leads of 6 cards or more."""
+        n = shape.n
+        t: int = best[0]
+        if t:
+            copies = range(shape.copies, 5) if t == SAME_OR_STRONGER else (t,)
+            return {c for k in copies if n % k == 0 for u in _units(ctx, hs_counts, k, n // k) for c in u[2]}
+        if n < 6:
+            pairs, triples = best[2]
+            return rest_cards(hs_counts, n, pairs, triples)
+        return block_cards(ctx, hs_counts, n, n, {})[1]
 
     # --- declaration (§3.2) ----------------------------------------------------------------
 

@@ -107,6 +107,49 @@ def tractor_structure(ctx, counts, n, key=None):
     return best(counts, n, n)
 
 
+def structure_cards(ctx: TrumpContext, cnt: "dict[int, int]", room: int, cap: int, memo: dict) -> tuple:
+    """(best (tractor sizes, pairs) for ``room`` cards with tractors ≤ ``cap``, the cards
+    some follow reaching it holds): ``tractor_structure`` over every branch that reaches
+    the best. The pairs left to fill: any card while a single is left over, else any
+    card held twice."""
+    memo_key = (frozenset(cnt.items()), room, cap)
+    hit = memo.get(memo_key)
+    if hit is not None:
+        return hit
+    limit = min(room, cap)
+    top = 0
+    options: list = []
+    if limit >= 4:
+        for c in GROUP_COPIES:
+            if 2 * c > limit:
+                break
+            for t in tractors(ctx, cnt, c):
+                size = t[0] * t[1]
+                if size > limit or size < top:
+                    continue
+                if size > top:
+                    top, options = size, []
+                options.append(t)
+    result: tuple
+    if not options:
+        pairs = min(pairs_in(cnt), room // 2)
+        cards = set(cnt) if room > 2 * pairs else {c for c, k in cnt.items() if k >= 2}
+        result = (((), pairs), cards)
+    else:
+        best: Any = None
+        found: "set[int]" = set()
+        for t in options:
+            after, sub = structure_cards(ctx, subtract(cnt, t[2], t[0]), room - top, top, memo)
+            key = ((top,) + after[0], after[1])
+            if best is None or key > best:
+                best, found = key, set(t[2]) | sub
+            elif key == best:
+                found = found | set(t[2]) | sub
+        result = (best, found)
+    memo[memo_key] = result
+    return result
+
+
 def structure_key(ctx: TrumpContext, counts: "dict[int, int]", n: int) -> tuple:
     """The follow key of §5.6, maximised over ``n``-card subsets of ``counts``.
 
@@ -205,6 +248,12 @@ class Guigang(FourDeckFamily, LevelFamily):
     def build_follow(self, ctx, shape, hs_counts, best, key):
         """``best`` is the maximum key, which ``cheapest_follow`` reaches by construction."""
         return cheapest_follow(ctx, hs_counts, shape.n, key)
+
+    def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
+        """TierA: the cards of every one-unit answer; else structure_cards."""
+        if best[0] == 1:
+            return {c for u in one_units(ctx, hs_counts, shape.n) for c in u[2]}
+        return structure_cards(ctx, hs_counts, shape.n, shape.n, {})[1]
 
     # --- declaration (§5.2) --------------------------------------------------------------------
 
