@@ -114,6 +114,9 @@ class LedgerTransaction(AppendOnlyModel):
         REVERSAL = "reversal", _("Reversal")
         # A player's points staked on a bot they seated, and their return (games.services).
         BOT_BACKING = "bot_backing", _("Bot backing")
+        # The daily grant to a player whose points no longer cover the smallest table
+        # (accounts.services.relief_grant).
+        RELIEF = "relief", _("Daily relief (救济金)")
 
     key = models.CharField(_("key"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)

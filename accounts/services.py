@@ -154,6 +154,38 @@ def point_account_open(*, user):
     return account
 
 
+def relief_period_start(*, day):
+    """The first day of the relief period `day` falls in (POINTS_RELIEF_PERIOD_DAYS long,
+    counted from day 1 of the proleptic calendar, so periods never overlap)."""
+    days = max(1, settings.POINTS_RELIEF_PERIOD_DAYS)
+    return type(day).fromordinal((day.toordinal() - 1) // days * days + 1)
+
+
+def relief_grant(*, user, need, now=None):
+    """The daily relief (救济金): when `user`'s balance is below `need` (what the smallest
+    table needs; the caller, which knows the tables, says how much), the house gives them
+    POINTS_RELIEF_GRANT, at most once per relief period (key relief:<user>:<period's first
+    date>, so a second call, or two racing, post once). Bots get none. Returns the
+    transaction when this call gave it, else None."""
+    amount = settings.POINTS_RELIEF_GRANT
+    if user.is_bot or amount <= 0:
+        return None
+    day = timezone.localdate(now or timezone.now())
+    key = f"relief:{user.pk}:{relief_period_start(day=day).isoformat()}"
+    if LedgerTransaction.objects.filter(key=key).exists():
+        return None
+    account = PointAccount.objects.filter(user=user).first()
+    if account is None or account.balance >= need:
+        return None
+    return ledger_post(
+        key=key,
+        entries=[(system_account_get_or_create(code=HOUSE), -amount), (account, amount)],
+        kind=LedgerTransaction.Kind.RELIEF,
+        reference=f"user:{user.pk}",
+        memo="daily relief",
+    )
+
+
 def user_create(
     *, username, password, display_name, preferred_language=User.Language.ENGLISH, is_bot=False,
     bot_level="",

@@ -8,8 +8,8 @@ from django import forms
 from django_filters.fields import IsoDateTimeField
 
 from accounts.models import LedgerEntry, LedgerTransaction
-from games.variants import variant_ids
 from games.models import HandPlayer
+from games.variants import variant_ids
 from lobby.models import Table
 from moderation.models import OperatorAction
 

@@ -9,8 +9,8 @@ from django.utils.http import http_date
 from django_filters import rest_framework as dj_filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework import generics
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.pagination import PageNumberPagination

@@ -63,11 +63,11 @@ def measure(hands):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.services import play, tables, timeouts, unit_of_work
     from accounts.services import user_create
     from games.bots import bot_choose_action
     from games.engine.registry import machine_for
     from games.models import GameState
+    from games.services import play, tables, timeouts, unit_of_work
     from lobby.services import room_default_get_or_create
 
     stages = defaultdict(list)  # stage -> seconds, per play

@@ -193,8 +193,8 @@ def record_sample(sample):
     from django.db import transaction
 
     from games.models import Hand
-    from stats.models import RecordedHand
     from games.services.settlement import hand_stats_record
+    from stats.models import RecordedHand
 
     ids = list(Hand.objects.order_by("-id").values_list("id", flat=True)[:sample])
     RecordedHand.objects.filter(hand_id__in=ids).delete()

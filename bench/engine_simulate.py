@@ -20,9 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine import native  # noqa: E402
 from games.engine.errors import RuleError  # noqa: E402
-from games.engine.registry import machine_for  # noqa: E402
-from games.engine.registry import variant_ids  # noqa: E402
-
+from games.engine.registry import (
+    machine_for,  # noqa: E402
+    variant_ids,  # noqa: E402
+)
 
 TIMED_HANDS = 300  # the first hands, whose follows and tricks time the two calls
 

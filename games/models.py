@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User

@@ -11,7 +11,12 @@ winners in proportion to what each would have won, by largest remainder, ties to
 seat (``settlement_shares``).
 """
 
-from games.engine.registry import descriptor
+from django.conf import settings
+
+from games.engine.registry import descriptor, descriptors
+
+# The smallest base stake a table takes (games.services refuses less).
+STAKE_MIN = 1
 
 
 def cap_default(*, variant, options=None):
@@ -27,6 +32,37 @@ def table_cap(table):
 def stake_required_balance(*, cap, base_stake):
     """The balance a player needs to sit and to press ready: cap × base stake."""
     return cap * base_stake
+
+
+def cap_house_default(*, variant, options=None):
+    """The cap the new-table form offers for `variant` (TABLE_CAP_HOUSE_DEFAULT, a few
+    hands' worth), at most the variant's worst loss with `options` (the most a table may
+    have). The worst loss itself is large (e.g. 16,386 base stakes in classic): offered as
+    the default, it made the first table a new player tries ask for more than they hold."""
+    house = settings.TABLE_CAP_HOUSE_DEFAULT
+    cap = house.get(variant, house.get("*", 10))
+    return max(1, min(cap, cap_default(variant=variant, options=options)))
+
+
+def create_defaults(*, variant, options=None, balance):
+    """(base_stake, cap) the new-table form starts with for a player holding `balance`: the
+    house stake (TABLE_STAKE_HOUSE_DEFAULT) and cap (cap_house_default), lowered until what
+    sitting needs is no more than `balance` — the stake first (to 1), then the cap (to 1)."""
+    cap = cap_house_default(variant=variant, options=options)
+    stake = max(STAKE_MIN, settings.TABLE_STAKE_HOUSE_DEFAULT)
+    if stake_required_balance(cap=cap, base_stake=stake) > balance:
+        stake = max(STAKE_MIN, balance // cap)
+    if stake_required_balance(cap=cap, base_stake=stake) > balance:
+        cap = max(1, balance // stake)
+    return stake, cap
+
+
+def smallest_table_need():
+    """What sitting at the smallest table the lobby offers needs: the smallest stake at the
+    smallest house cap of any variant (below it a player gets the daily relief,
+    accounts.services.relief_grant)."""
+    return min(stake_required_balance(cap=cap_house_default(variant=d.id), base_stake=STAKE_MIN)
+               for d in descriptors())
 
 
 def settlement_shares(*, amounts, cap, available):

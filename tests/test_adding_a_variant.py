@@ -10,33 +10,35 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from accounts.models import PointAccount
 from accounts.selectors import ledger_mismatches
 from games.engine.registry import variant_ids
-from accounts.models import PointAccount
 from games.services.errors import ActionError
 from games.services.settlement import hand_settle
 from games.services.tables import table_create, table_sit
 from games.timers import timer_length
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
-from ui.forms import TableCreateForm, cap_defaults
+from ui.forms import TableCreateForm, create_rules
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_lobby_form_offers_it_with_its_option_in_the_readers_language(toy_variant):
     with translation.override("en"):
-        form = TableCreateForm()
+        form = TableCreateForm(balance=1000)
     assert ("toy", "Toy tractor") in form.fields["variant"].choices
-    # The default cap the form fills in is the descriptor's worst loss (5 base stakes).
-    assert cap_defaults()["toy"] == [{"options": {"pace": "calm"}, "cap": 5},
-                                     {"options": {"pace": "brisk"}, "cap": 5}]
+    # The cap the form offers is the house default (10 base stakes) at most the
+    # descriptor's worst loss (5), which is also the most a table may have.
+    assert create_rules(balance=1000)["variants"]["toy"] == [
+        {"options": {"pace": "calm"}, "cap": 5, "max": 5},
+        {"options": {"pace": "brisk"}, "cap": 5, "max": 5}]
     pace = form.fields["toy__pace"]
     assert pace.label == "Pace (Toy tractor)"
     assert pace.choices == [("calm", "Calm"), ("brisk", "Brisk")]
     assert pace.initial == "calm"
     with translation.override("zh-hans"):
-        form = TableCreateForm()
+        form = TableCreateForm(balance=1000)
     assert ("toy", "玩具拖拉机") in form.fields["variant"].choices
     assert form.fields["toy__pace"].label == "节奏（玩具拖拉机）"
     assert form.fields["toy__pace"].choices == [("calm", "从容"), ("brisk", "快速")]
@@ -45,10 +47,10 @@ def test_the_lobby_form_offers_it_with_its_option_in_the_readers_language(toy_va
 def test_the_form_keeps_only_the_chosen_variants_options(toy_variant):
     data = {"variant": "toy", "toy__pace": "brisk", "point_bid__decks": "1", "base_stake": 5,
             "turn_timeout": 25}
-    form = TableCreateForm(data)
+    form = TableCreateForm(data, balance=1000)
     assert form.is_valid(), form.errors
     assert form.options() == {"pace": "brisk"}
-    assert not TableCreateForm(dict(data, toy__pace="frantic")).is_valid()
+    assert not TableCreateForm(dict(data, toy__pace="frantic"), balance=1000).is_valid()
 
 
 def test_a_player_opens_a_table_of_it_from_the_lobby(client, make_user, toy_variant):
@@ -117,7 +119,7 @@ def test_unregistered_it_is_offered_no_more(toy_variant):
 
     unregister("toy")
     assert "toy" not in variant_ids()
-    assert "toy" not in dict(TableCreateForm().fields["variant"].choices)
+    assert "toy" not in dict(TableCreateForm(balance=1000).fields["variant"].choices)
     assert APIClient().get("/api/v1/tables/?variant=toy").status_code == 400
 
 

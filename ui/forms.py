@@ -1,90 +1,150 @@
 import itertools
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from games.stakes import cap_default, cap_house_default, create_defaults, stake_required_balance
 from games.variants import descriptor, descriptors
 from lobby.models import Room
 from ui.messages import in_language, room_label
 
 
-class BotsPlayForm(forms.Form):
-    """"Play against bots": only the game; the table takes its defaults (ui.views)."""
+class RequiredMarked:
+    """Required fields carry `aria-required` and the `required` CSS class (site.css marks
+    their labels with *, which the page's legend explains). Pages render these forms with
+    `novalidate`, so the server's message, in the page's language and beside the field, is
+    the one a player sees (not the browser's own bubble)."""
+
+    required_css_class = "required"
+
+    def _mark_required(self):
+        for field in self.fields.values():
+            if field.required:
+                field.widget.attrs["aria-required"] = "true"
+
+
+class VariantOptionsMixin:
+    """The game (玩法) select and every variant's table options (its descriptor's), each
+    option field tagged with its variant (`variant_id`, the template's data-variant) so the
+    page shows only the chosen game's."""
+
+    def _variant_fields(self):
+        variants = descriptors()
+        variant = self.fields["variant"]
+        variant.choices = [(d.id, in_language(d.label)) for d in variants]
+        variant.initial = variants[0].id if variants else None
+        option_fields = []
+        for d in variants:
+            for option in d.options:
+                name = _option_field(d.id, option.name)
+                self.fields[name] = _option_choice_field(d, option)
+                self.fields[name].variant_id = d.id
+                option_fields.append(name)
+        self.order_fields(["variant", *option_fields])
+
+    def options(self):
+        """The chosen variant's table options as submitted (those left empty take their
+        defaults in games.services, which also checks them)."""
+        variant = descriptor(self.cleaned_data["variant"])
+        chosen = {o.name: self.cleaned_data.get(_option_field(variant.id, o.name))
+                  for o in variant.options}
+        return {name: value for name, value in chosen.items() if value is not None}
+
+    def option_fields(self):
+        """The bound option fields (the template lays them out after the game)."""
+        return [self[name] for name, field in self.fields.items()
+                if getattr(field, "variant_id", None)]
+
+
+class BotsPlayForm(VariantOptionsMixin, RequiredMarked, forms.Form):
+    """"Play against bots": the game and its options; the stake and cap are chosen by
+    games.services.table_bots_play from the player's balance."""
 
     prefix = "bots"  # beside the new-table form on the lobby
     variant = forms.ChoiceField(label=_("Game"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        variants = descriptors()
-        self.fields["variant"].choices = [(d.id, in_language(d.label)) for d in variants]
-        self.fields["variant"].initial = variants[0].id if variants else None
+        self._variant_fields()
+        self._mark_required()
 
 
-class TableCreateForm(forms.Form):
+class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
     """A new table: the rule set and its options come from the registered variants'
-    descriptors, read when the form is made (in the reader's language)."""
+    descriptors, read when the form is made (in the reader's language). `balance` is the
+    player's points: the default stake and cap are what it covers (games.stakes.
+    create_defaults), and a table it does not cover is refused beside the cap with the
+    figures."""
 
     variant = forms.ChoiceField(label=_("Game"))
-    base_stake = forms.IntegerField(label=_("Base stake"), min_value=1, max_value=1000, initial=10)
+    base_stake = forms.IntegerField(label=_("Base stake"), min_value=1, max_value=1000)
+    # Left empty (a post without it): the house default (games.stakes.cap_house_default).
+    cap = forms.IntegerField(
+        label=_("Cap (封顶), in base stakes"), min_value=1, required=False,
+        help_text=_("The most one player can lose in one hand, in base stakes; at most the "
+                    "game's worst possible loss. Sitting and pressing ready need "
+                    "cap × base stake points."))
     room = forms.ModelChoiceField(label=_("Room"), queryset=Room.objects.order_by("name"),
                                   required=False, empty_label=None)
     name = forms.CharField(label=_("Table name"), max_length=64, required=False)
     turn_timeout = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300,
                                       initial=25)
-    cap = forms.IntegerField(
-        label=_("Cap (封顶), in base stakes"), min_value=1, required=False,
-        help_text=_("The most one player can lose in one hand, in base stakes. The default "
-                    "is the game's worst possible loss, so its rules play out in full; it is "
-                    "large, so choose a smaller cap to play with fewer points. Sitting and "
-                    "pressing ready need cap × base stake points."))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, balance, **kwargs):
         super().__init__(*args, **kwargs)
-        variants = descriptors()
+        self.balance = balance
         self.fields["room"].label_from_instance = room_label
-        variant = self.fields["variant"]
-        variant.choices = [(d.id, in_language(d.label)) for d in variants]
-        variant.initial = variants[0].id if variants else None
-        if variants:
-            self.fields["cap"].initial = variants[0].cap_default()
-        option_fields = []
-        for d in variants:
-            for option in d.options:
-                name = _option_field(d.id, option.name)
-                self.fields[name] = _option_choice_field(d, option)
-                option_fields.append(name)
-        self.order_fields(["variant", *option_fields])
+        self._variant_fields()
+        first = self.fields["variant"].initial
+        if first:
+            stake, cap = create_defaults(variant=first, balance=balance)
+            self.fields["base_stake"].initial, self.fields["cap"].initial = stake, cap
+        self.order_fields(["variant", *[f.name for f in self.option_fields()],
+                           "base_stake", "cap"])
+        self._mark_required()
 
     def clean(self):
         data = super().clean()
-        if data.get("variant") and data.get("cap"):
-            worst = descriptor(data["variant"]).cap_default(self.options())
-            if data["cap"] > worst:
-                self.add_error("cap", gettext("At most %(worst)s for this game.") % {"worst": worst})
+        if not (data.get("variant") and data.get("base_stake")) or self.has_error("cap"):
+            return data
+        if data.get("cap") is None:
+            data["cap"] = cap_house_default(variant=data["variant"], options=self.options())
+        worst = cap_default(variant=data["variant"], options=self.options())
+        if data["cap"] > worst:
+            self.add_error("cap", gettext("At most %(worst)s for this game.") % {"worst": worst})
+            return data
+        need = stake_required_balance(cap=data["cap"], base_stake=data["base_stake"])
+        if need > self.balance:
+            self.add_error("cap", need_text(need=need, cap=data["cap"],
+                                            stake=data["base_stake"], balance=self.balance))
         return data
 
-    def options(self):
-        """The chosen variant's table options as submitted (those left empty take their
-        defaults in games.services.table_create, which also checks them)."""
-        variant = descriptor(self.cleaned_data["variant"])
-        chosen = {o.name: self.cleaned_data.get(_option_field(variant.id, o.name))
-                  for o in variant.options}
-        return {name: value for name, value in chosen.items() if value is not None}
+
+def need_text(*, need, cap, stake, balance):
+    """A refusal for points short of cap × stake: the figures and what to change."""
+    return gettext("Sitting at this table needs %(need)s points (cap %(cap)s × stake "
+                   "%(stake)s); you hold %(balance)s. Lower the stake or the cap.") % {
+        "need": need, "cap": cap, "stake": stake, "balance": balance}
 
 
-def cap_defaults():
-    """Each variant's default cap for every choice of its options, for the form's script:
-    {variant: [{"options": {...}, "cap": n}, ...]}."""
+def create_rules(*, balance):
+    """What the new-table form's script needs to say live what sitting needs, as the server
+    computes it (games.stakes): the player's `balance`, the house stake, and per variant
+    and choice of its options the house cap (`cap`) and the most a table may have (`max`);
+    sitting needs cap × base stake (stake_required_balance)."""
     out = {}
     for d in descriptors():
         names = [o.name for o in d.options]
         choices = [dict(zip(names, values))
                    for values in itertools.product(*(o.values() for o in d.options))]
-        out[d.id] = [{"options": options, "cap": d.cap_default(options)} for options in choices]
-    return out
+        out[d.id] = [{"options": options,
+                      "cap": cap_house_default(variant=d.id, options=options),
+                      "max": cap_default(variant=d.id, options=options)} for options in choices]
+    return {"balance": balance, "stake": settings.TABLE_STAKE_HOUSE_DEFAULT, "variants": out,
+            "need": "cap*stake"}
 
 
 def _option_field(variant_id, option_name):
@@ -97,8 +157,7 @@ def _option_choice_field(variant, option):
         label=gettext("%(option)s (%(game)s)") % {"option": in_language(option.label),
                                               "game": in_language(variant.label)},
         choices=[(value, in_language(text)) for value, text in option.choices],
-        coerce=by_text.__getitem__, initial=option.default, required=False, empty_value=None,
-        widget=forms.Select(attrs={"data-variant": variant.id}))
+        coerce=by_text.__getitem__, initial=option.default, required=False, empty_value=None)
 
 
 class PrefsForm(forms.Form):

@@ -4,6 +4,7 @@ and the live table itself talks to the socket (docs/protocol.md)."""
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -15,14 +16,15 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
-from accounts.services import api_token_create, api_token_revoke, user_prefs_set
-from games.services.errors import ActionError
-from games.services import tables as table_services
+from accounts.services import api_token_create, api_token_revoke, relief_grant, user_prefs_set
 from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
+from games.services import tables as table_services
+from games.services.errors import ActionError
+from games.stakes import smallest_table_need
 from games.variants import descriptor, descriptor_or_none, level_name
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
-from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, cap_defaults
+from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
 from ui.messages import (
     LABELS,
     SEAT_PLACES,
@@ -42,27 +44,44 @@ def _int_or_none(value):
         return None
 
 
-def _lobby_page(request, form, status=200):
+def _lobby_page(request, form=None, bots_form=None, status=200):
+    balance = point_balance(user=request.user)
     return render(request, "ui/lobby.html", {
-        "rooms": lobby_rooms(), "form": form, "my_seat": seat_of(user=request.user),
-        "cap_defaults": cap_defaults(), "bots_form": BotsPlayForm(),
+        "rooms": lobby_rooms(), "my_seat": seat_of(user=request.user), "balance": balance,
+        "form": form or TableCreateForm(balance=balance),
+        "bots_form": bots_form or BotsPlayForm(),
+        "create_rules": create_rules(balance=balance),
     }, status=status)
+
+
+def relief_offer(request, user):
+    """The daily relief (救济金) for a player not seated anywhere whose points no longer cover
+    the smallest table; a message says so when it is given (on sign-in and on the lobby)."""
+    if seat_of(user=user) is not None:
+        return
+    if relief_grant(user=user, need=smallest_table_need()) is not None:
+        messages.success(request, _(
+            "Daily relief (救济金): you were given %(amount)s points, as your points no longer "
+            "cover the smallest table.") % {"amount": settings.POINTS_RELIEF_GRANT},
+            fail_silently=True)  # a sign-in without a session's messages (tests, the API)
 
 
 @login_required
 def lobby(request):
     room_default_get_or_create()
-    return _lobby_page(request, TableCreateForm())
+    relief_offer(request, request.user)
+    return _lobby_page(request)
 
 
 @login_required
 @require_POST
 def table_create(request):
     """Make a table and sit its creator in seat 0 at the chosen stake (the first player sets
-    it, P8), in one service call: a creator who cannot sit there leaves no table."""
-    form = TableCreateForm(request.POST)
+    it, P8), in one service call: a creator who cannot sit there leaves no table. Refusals
+    are shown beside the field, on the lobby page (400)."""
+    form = TableCreateForm(request.POST, balance=point_balance(user=request.user))
     if not form.is_valid():
-        return _lobby_page(request, form, status=400)
+        return _lobby_page(request, form=form, status=400)
     data = form.cleaned_data
     try:
         table = table_services.table_create(
@@ -70,8 +89,13 @@ def table_create(request):
             variant=data["variant"], base_stake=data["base_stake"], options=form.options(),
             cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"])
     except ActionError as error:
-        messages.error(request, action_error_text(error.code, **error.details))
-        return redirect("ui:lobby")
+        if error.code == "balance_too_low":  # the balance moved since the form's check
+            form.add_error("cap", need_text(need=error.details["need"], cap=data["cap"],
+                                            stake=data["base_stake"],
+                                            balance=point_balance(user=request.user)))
+        else:
+            form.add_error(None, action_error_text(error.code, **error.details))
+        return _lobby_page(request, form=form, status=400)
     return redirect("ui:table", table_id=table.pk)
 
 
@@ -82,14 +106,19 @@ def table_bots_play(request):
     service call (games.services.tables.table_bots_play)."""
     form = BotsPlayForm(request.POST)
     if not form.is_valid():
-        return _lobby_page(request, TableCreateForm(), status=400)
+        return _lobby_page(request, bots_form=form, status=400)
     try:
         table = table_services.table_bots_play(room=room_default_get_or_create(),
                                               user=request.user,
-                                              variant=form.cleaned_data["variant"])
+                                              variant=form.cleaned_data["variant"],
+                                              options=form.options())
     except ActionError as error:
-        messages.error(request, action_error_text(error.code, **error.details))
-        return redirect("ui:lobby")
+        text = action_error_text(error.code, **error.details)
+        if error.code == "bots_balance_too_low":
+            text += " " + _("You hold %(balance)s points.") % {
+                "balance": point_balance(user=request.user)}
+        form.add_error(None, text)
+        return _lobby_page(request, bots_form=form, status=400)
     return redirect("ui:table", table_id=table.pk)
 
 

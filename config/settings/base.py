@@ -243,6 +243,24 @@ SPECTACULAR_SETTINGS = {
 # move between players only by zero-sum settlement (RULES P8b): a second account's grant can
 # only be lost to, or won from, other players.
 POINTS_OPENING_GRANT = env_int("POINTS_OPENING_GRANT", 1000)
+# Daily relief (救济金, accounts.services.relief_grant): a player whose balance no longer
+# covers the smallest table (stake 1 × the smallest house default cap) is given this much
+# from the house, at most once per RELIEF_PERIOD_DAYS (counted in calendar days, TIME_ZONE),
+# when they sign in or open the lobby.
+POINTS_RELIEF_GRANT = env_int("POINTS_RELIEF_GRANT", 200)
+POINTS_RELIEF_PERIOD_DAYS = env_int("POINTS_RELIEF_PERIOD_DAYS", 1)
+
+# The cap (封顶, RULES P8b) the new-table form offers, in base stakes, per variant ("*" for
+# any variant not named): a few hands' worth, so that a new account can open a table at the
+# form's default stake. The most a table may have stays the variant's worst loss
+# (games.stakes.cap_default); the form's default never exceeds it nor what the player's
+# points cover (games.stakes.create_defaults).
+TABLE_CAP_HOUSE_DEFAULT = {"*": 10}
+# The new-table form's default base stake; lowered to what the player's points cover.
+TABLE_STAKE_HOUSE_DEFAULT = env_int("TABLE_STAKE_HOUSE_DEFAULT", 10)
+# A table nobody (no person) sits at and with no hand running is closed once it has been so
+# for this many seconds (games.abandon, swept by beat), and leaves the lobby.
+TABLE_ABANDONED_GRACE = env_int("TABLE_ABANDONED_GRACE_SECONDS", 120)
 
 # Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT failed attempts from one address,
 # or on one account, further attempts are refused for AXES_COOLOFF_TIME, on the form and on
@@ -299,4 +317,6 @@ GAMES_ROWS_KEPT = env_int("GAMES_ROWS_KEPT", 5000)
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
     "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
+    # Empty tables past their grace (TABLE_ABANDONED_GRACE) close and leave the lobby.
+    "games-abandoned-sweep": {"task": "games.tasks.tables_abandoned_sweep", "schedule": 30.0},
 }

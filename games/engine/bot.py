@@ -56,8 +56,8 @@ from typing import Any
 
 from .cards import POINTS, counts_of, full_deck, parse_cards, suit_of
 from .context import TRUMP
-from .registry import machine_for
 from .moves import lead_units, legal_follows, lowest_follow, standing_throws
+from .registry import machine_for
 
 ENUMERATE_LIMIT = 160  # enumerate every legal follow when there are at most this many
 DECLARE_SHARE = 0.42  # trump share of the hand that makes a declaration worth it

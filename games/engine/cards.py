@@ -7,7 +7,6 @@ algorithms keep it as a ``{card: copies}`` dict.
 """
 
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
-
 from typing import Any, Final
 
 from .errors import RuleError

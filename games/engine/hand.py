@@ -42,25 +42,22 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 import random
 from typing import Any
 
+from . import views
 from .cards import (
     POINTS,
-    SORT_KEY,
     TOKENS,
     format_cards,
     full_deck,
     parse_cards,
     remove_cards,
-    suit_of,
 )
-from .context import TRUMP, TrumpContext
+from .context import TrumpContext
 from .draws import below, shuffle
 from .errors import RuleError
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
-from .variant import LeadShape, Variant
 from .native import mypyc_attr
-from . import views
 from .playable import playable
-
+from .variant import LeadShape, Variant
 
 
 def team_of(seat):

@@ -45,7 +45,12 @@ import time
 
 from .belief import Belief, routed
 from .bot import (
-    bot_action, bury_cards, follow_candidates, lose_cost, seen, value,
+    bot_action,
+    bury_cards,
+    follow_candidates,
+    lose_cost,
+    seen,
+    value,
 )
 from .cards import POINTS, counts_of
 from .context import TRUMP

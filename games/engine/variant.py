@@ -15,8 +15,8 @@ from typing import Any, Final
 from .cards import counts_of
 from .context import TRUMP, TrumpContext
 from .errors import RuleError
-from .units import Unit, decompose, tractors
 from .native import mypyc_attr
+from .units import Unit, decompose, tractors
 
 
 class LeadShape:

@@ -6,10 +6,10 @@ this module the views; ``HandMachine`` keeps a method per entry point (a variant
 overrides those hooks and calls ``super()``).
 """
 
-from typing import Any
 
 from .cards import SORT_KEY, TOKENS, format_cards, suit_of
 from .context import TRUMP
+
 
 def calls_view(m, state, seat):
     """``legal_calls`` as the page offers them: each the action to send (cards as

@@ -23,9 +23,9 @@ import threading
 from datetime import datetime
 
 import orjson
+from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import JSONField
-from django.core.exceptions import ImproperlyConfigured
 from django.db.models import query as django_query
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler

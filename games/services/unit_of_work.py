@@ -38,8 +38,14 @@ from django.utils import timezone
 
 from games.fanout import fanout_send, publish_lock_give_back, publish_lock_wait, publish_locks_ask
 from games.models import GameEvent, GameState
-from games.rows.prepared import PreparedRead, PreparedValue, insert_rows, update_checked, values_locked
 from games.rows.cache import rows_give_back, rows_keep, rows_take
+from games.rows.prepared import (
+    PreparedRead,
+    PreparedValue,
+    insert_rows,
+    update_checked,
+    values_locked,
+)
 from games.services.errors import ActionError
 from games.services.payloads import as_stored, seat_group, table_group, update_message
 from games.timers import SeatClock, timer_next

@@ -1,37 +1,71 @@
-// The new-table form: the cap field follows the chosen game's default (RULES P8b) until
-// the player types their own, and the form says what sitting will need (cap × stake).
+// The lobby's two forms (play against bots, new table). Each shows only the chosen game's
+// options (the fields tagged data-variant, from the variant's descriptor). The new-table
+// form also says, live, what sitting needs and what the player holds, from the server's
+// figures (#create-rules, ui.forms.create_rules): sitting needs cap × base stake (RULES
+// P8b); the cap follows the game's house default, lowered to what the points cover at the
+// chosen stake, until the player types their own.
 (function () {
   "use strict";
-  var form = document.getElementById("create-table");
-  var data = document.getElementById("cap-defaults");
-  if (!form || !data) return;
-  var defaults = JSON.parse(data.textContent);
-  var cap = form.elements.cap, stake = form.elements.base_stake, variant = form.elements.variant;
-  var needs = document.getElementById("cap-needs"), needsPoints = document.getElementById("cap-needs-points");
-  var edited = false;
 
-  function defaultCap() {
-    var choices = defaults[variant.value] || [];
+  function variantOptions(form) {
+    var select = form.querySelector("select[name$='variant']");
+    if (!select) return null;
+    function show() {
+      var fields = form.querySelectorAll("[data-variant]");
+      for (var i = 0; i < fields.length; i++) {
+        var mine = fields[i].getAttribute("data-variant") === select.value;
+        fields[i].hidden = !mine;
+        var control = fields[i].querySelector("select, input");
+        if (control) control.disabled = !mine;
+      }
+    }
+    select.addEventListener("change", show);
+    show();
+    return select;
+  }
+
+  var bots = document.getElementById("play-bots");
+  if (bots) variantOptions(bots);
+
+  var form = document.getElementById("create-table");
+  var data = document.getElementById("create-rules");
+  if (!form || !data) return;
+  var rules = JSON.parse(data.textContent);
+  var variant = variantOptions(form);
+  var cap = form.elements.cap, stake = form.elements.base_stake;
+  var needs = document.getElementById("cap-needs");
+  var needsPoints = document.getElementById("cap-needs-points");
+  var short = document.getElementById("cap-needs-short");
+  var edited = cap.value !== "" && form.querySelector(".has-error") !== null;
+
+  function capRule() {
+    var choices = rules.variants[variant.value] || [];
     for (var i = 0; i < choices.length; i++) {
       var options = choices[i].options, match = true;
       for (var name in options) {
         var field = form.elements[variant.value + "__" + name];
         if (field && field.value !== "" && String(options[name]) !== field.value) match = false;
       }
-      if (match) return choices[i].cap;
+      if (match) return choices[i];
     }
     return null;
   }
 
   function update() {
-    var worst = defaultCap();
-    if (worst != null) {
-      cap.max = worst;
-      if (!edited) cap.value = worst;
+    var rule = capRule(), perStake = parseInt(stake.value, 10);
+    if (rule) {
+      cap.max = rule.max;
+      if (!edited) {
+        var covered = perStake > 0 ? Math.floor(rules.balance / perStake) : rule.cap;
+        cap.value = Math.max(1, Math.min(rule.cap, covered));
+      }
     }
-    var total = parseInt(cap.value, 10) * parseInt(stake.value, 10);
-    needs.hidden = !(total > 0);
-    needsPoints.textContent = total > 0 ? String(total) : "";
+    var need = parseInt(cap.value, 10) * perStake;
+    var known = need > 0;
+    needsPoints.textContent = known ? String(need) : "–";
+    var tooMuch = known && need > rules.balance;
+    short.hidden = !tooMuch;
+    needs.classList.toggle("short", tooMuch);
   }
 
   cap.addEventListener("input", function () { edited = true; update(); });

@@ -65,6 +65,22 @@ def test_registration_rejects_mismatched_passwords_and_missing_display_name(clie
     assert not User.objects.exists()
 
 
+@pytest.mark.parametrize("language, text", [
+    ("en", "Choose a display name (昵称): it is what the table shows."),
+    ("zh-hans", "请填写昵称：牌桌上显示的就是它。"),
+])
+def test_an_empty_display_name_is_refused_beside_the_field_in_the_pages_language(
+        client, language, text):
+    client.cookies["django_language"] = language
+    page = register(client, display_name="").content.decode()
+    form = page.split('id="register"')[1].split("</form>")[0]
+    assert "novalidate" in form.split(">")[0]
+    beside = form.split('name="display_name"')[1].split("</div>")[0]
+    assert f'<span class="field-error" id="id_display_name_error" role="alert">{text}</span>' in beside
+    label = form.split('name="display_name"')[0].rsplit("<div", 1)[1]
+    assert 'class="field required has-error"' in label
+
+
 def test_login_activates_the_preferred_language_and_logout_ends_the_session(client, make_user):
     make_user(username="wang", password=STRONG, preferred_language="zh-hans")
     response = client.post(reverse("accounts:login"), {"username": "wang", "password": STRONG})

@@ -3,8 +3,8 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 
-from stats.models import PlayerStats, RecordedHand
 from games.services.settlement import hand_stats_record
+from stats.models import PlayerStats, RecordedHand
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ import pytest
 import schemathesis
 from django.core.management import call_command
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token

@@ -6,7 +6,6 @@ import asyncio
 import pytest
 import redis
 from django.conf import settings
-
 from django.core.exceptions import ImproperlyConfigured
 
 from config import channel_layer

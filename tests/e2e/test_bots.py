@@ -7,8 +7,16 @@ from playwright.sync_api import expect
 from lobby.models import Seat
 
 from .test_table import (
-    PHONE, create_classic_table, declare_if_offered, game_state, make_move, no_horizontal_scroll,
-    play_until, press_ready, register, wait_my_move,
+    PHONE,
+    create_classic_table,
+    declare_if_offered,
+    game_state,
+    make_move,
+    no_horizontal_scroll,
+    play_until,
+    press_ready,
+    register,
+    wait_my_move,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]

@@ -22,9 +22,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import groupcommit
-from games.services import play
 from games.consumers import ONE_WRITER
 from games.models import GameState
+from games.services import play
 from games.services.errors import ActionError
 
 ROOT = Path(__file__).resolve().parents[2]

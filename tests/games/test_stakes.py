@@ -6,9 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.registry import descriptor, get_variant
 from games.engine.point_bid.rules import BY_DECKS, bid_multiplier
-from games.stakes import cap_default, settlement_shares, stake_required_balance
+from games.engine.registry import descriptor, get_variant
+from games.stakes import (
+    cap_default,
+    cap_house_default,
+    create_defaults,
+    settlement_shares,
+    smallest_table_need,
+    stake_required_balance,
+)
 
 LEVEL_VARIANTS = ("classic", "four_deck", "guigang")
 
@@ -113,3 +120,32 @@ def test_winners_share_what_was_paid_by_largest_remainder_ties_to_the_lower_seat
     # Losers who hold less pay what they hold; winners share that.
     assert settlement_shares(amounts=[-10, 10, -10, 10], cap=100, available=[4, 0, 0, 0]) == (
         [-4, 2, 0, 2], False)
+
+
+# The new-table form's defaults (issue 32.1): the house cap, never above the worst loss, at
+# the house stake, lowered until the player's points cover cap × stake.
+def test_the_house_cap_is_a_few_hands_and_never_above_the_worst_loss(settings):
+    settings.TABLE_CAP_HOUSE_DEFAULT = {"*": 10, "guigang": 300}
+    assert cap_house_default(variant="classic") == 10
+    assert cap_house_default(variant="guigang") == 243  # its worst loss (DEFAULT_CAPS)
+    assert cap_house_default(variant="point_bid", options={"decks": 1}) == 10
+
+
+@pytest.mark.parametrize("balance, defaults", [
+    (1000, (10, 10)),  # the opening grant: 100 needed
+    (100, (10, 10)),   # exactly covered
+    (55, (5, 10)),     # the stake comes down first: 50
+    (7, (1, 7)),       # then the cap: 7 × 1
+    (0, (1, 1)),       # nothing covers a table: the smallest one (the relief's threshold)
+])
+def test_the_form_defaults_are_covered_by_the_players_points(settings, balance, defaults):
+    settings.TABLE_CAP_HOUSE_DEFAULT, settings.TABLE_STAKE_HOUSE_DEFAULT = {"*": 10}, 10
+    for variant in ("classic", "four_deck", "guigang", "point_bid"):
+        stake, cap = create_defaults(variant=variant, balance=balance)
+        assert (stake, cap) == defaults
+        assert stake_required_balance(cap=cap, base_stake=stake) <= max(balance, 1)
+
+
+def test_the_smallest_table_is_stake_1_at_the_smallest_house_cap(settings):
+    settings.TABLE_CAP_HOUSE_DEFAULT = {"*": 12, "four_deck": 8}
+    assert smallest_table_need() == 8

@@ -4,18 +4,16 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from accounts.models import LedgerTransaction
-from accounts.selectors import point_balance
+from accounts.models import LedgerTransaction, SittingBan
+from accounts.selectors import point_balance, sitting_ban_active
 from accounts.services import ESCROW, ledger_post, system_account_get_or_create
-from accounts.models import SittingBan
-from accounts.selectors import sitting_ban_active
 from games.models import ChatMessage, GameEvent, GameState, Hand, TableClosure
 from games.selectors import game_catchup
 from games.services.chat import chat_send
 from games.services.timeouts import game_timer_fire
-from moderation.services import OperatorError, table_force_close
 from lobby.models import Seat, Table
 from moderation.models import OperatorAction
+from moderation.services import OperatorError, table_force_close
 from stats.models import ALL_VARIANTS, PlayerStats
 
 pytestmark = pytest.mark.django_db

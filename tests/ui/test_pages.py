@@ -36,15 +36,23 @@ def test_creating_a_table_seats_its_creator_at_the_chosen_stake(client, player):
     assert (config["mode"], config["seat"], config["socket"]) == ("play", 0, f"/ws/tables/{table.pk}/play/")
 
 
-def test_a_creator_who_cannot_sit_leaves_no_table(client, player):
-    # 1000 points do not cover a cap of 4 at a stake of 300.
+def test_a_creator_who_cannot_sit_leaves_no_table_and_is_told_what_to_change(client, player):
+    # 1000 points (the opening grant) do not cover a cap of 4 at a stake of 300.
     response = client.post(reverse("ui:table_create"), {
-        "variant": "classic", "base_stake": 300, "cap": 4, "turn_timeout": 25, "decks": ""},
-        follow=True)
-    assert response.redirect_chain[-1][0] == reverse("ui:lobby")
-    assert ("do not cover this table&#x27;s cap × stake: it needs 1200 points"
-            in response.content.decode())
+        "variant": "classic", "base_stake": 300, "cap": 4, "turn_timeout": 25})
+    assert response.status_code == 400
+    page = response.content.decode()
+    beside_cap = page.split('name="cap"')[1].split("</div>")[0]
+    assert ("Sitting at this table needs 1200 points (cap 4 × stake 300); you hold 1000. "
+            "Lower the stake or the cap.") in beside_cap
     assert not Table.objects.exists() and not Seat.objects.exists()
+
+
+def test_a_refusal_reads_in_chinese_with_the_figures(client, player):
+    client.cookies["django_language"] = "zh-hans"
+    page = client.post(reverse("ui:table_create"), {
+        "variant": "classic", "base_stake": 300, "cap": 4, "turn_timeout": 25}).content.decode()
+    assert "1200" in page and "1000" in page and "降低底注或封顶" in page
 
 
 def test_only_a_seated_player_adds_bots(client, player, make_user):
@@ -124,10 +132,16 @@ def test_the_lobby_offers_the_cap_with_its_default_and_shows_what_sitting_needs(
     from django.utils import translation
 
     page = client.get(reverse("ui:lobby")).content.decode()
-    # classic's default cap (P8b): its worst loss of one hand, worked out from the rules in
-    # tests/games/test_stakes.py (DEFAULT_CAPS): 16386 base stakes.
-    assert 'name="cap" value="16386"' in page
-    assert 'id="cap-defaults"' in page and "/static/ui/lobby.js" in page
+    # The house default (TABLE_CAP_HOUSE_DEFAULT, 10 base stakes) at the house stake (10):
+    # 100 points, which the opening grant (1000) covers; the most is classic's worst loss
+    # (tests/games/test_stakes.py, DEFAULT_CAPS: 16386), given to the script.
+    assert 'name="base_stake" value="10"' in page and 'name="cap" value="10"' in page
+    assert 'id="create-rules"' in page and "/static/ui/lobby.js" in page
+    assert 'id="balance-points">1000<' in page
+    rules = json.loads(page.split('id="create-rules" type="application/json">')[1]
+                       .split("</script>")[0])
+    assert rules["balance"] == 1000 and rules["stake"] == 10
+    assert rules["variants"]["classic"] == [{"options": {}, "cap": 10, "max": 16386}]
     table_create(room=room_default_get_or_create(), user=make_user(), variant="classic",
                  base_stake=15, cap=20, name="Capped")
     page = client.get(reverse("ui:lobby")).content.decode()
@@ -169,3 +183,40 @@ def test_the_chinese_lobby_names_the_main_room_in_chinese(client, player):
     page = client.get(reverse("ui:lobby"), HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
     assert "大厅" in page and "Main room" not in page
     assert 'rel="icon"' in page
+
+
+def test_the_lobbys_two_actions_each_have_one_game_choice_and_tag_each_option_with_its_game(
+        client, player):
+    page = client.get(reverse("ui:lobby")).content.decode()
+    bots = page.split('id="play-bots"')[1].split("</form>")[0]
+    create = page.split('id="create-table"')[1].split("</form>")[0]
+    assert bots.count("<select name=\"bots-variant\"") == 1 and 'name="variant"' not in bots
+    assert create.count('<select name="variant"') == 1
+    # point_bid's decks (副数) is its only table option (its descriptor): tagged so the page
+    # shows it only when point_bid is chosen, in both forms.
+    for form, name in ((bots, "bots-point_bid__decks"), (create, "point_bid__decks")):
+        field = form.split(f'name="{name}"')[0].rsplit("<div", 1)[1]
+        assert 'data-variant="point_bid"' in field
+    assert page.count("data-variant=") == 2
+
+
+def test_the_forms_mark_required_fields_and_let_the_server_speak(client, player):
+    page = client.get(reverse("ui:lobby")).content.decode()
+    create = page.split('id="create-table"')[1].split("</form>")[0]
+    assert "novalidate" in create.split(">")[0] and "required-legend" in create
+    stake = create.split('name="base_stake"')[0].rsplit("<div", 1)[1]
+    assert 'class="field required' in stake
+    assert 'aria-required="true"' in create.split('name="base_stake"')[1].split(">")[0]
+    name = create.split('name="name"')[0].rsplit("<div", 1)[1]
+    assert "required" not in name
+    response = client.post(reverse("ui:table_create"), {"variant": "classic", "base_stake": "",
+                                                        "cap": 10, "turn_timeout": 25})
+    assert response.status_code == 400
+    beside = response.content.decode().split('name="base_stake"')[1].split("</div>")[0]
+    assert 'class="field-error"' in beside and "This field is required." in beside
+
+
+def test_play_against_bots_takes_the_chosen_games_options(client, player):
+    client.post(reverse("ui:table_bots_play"), {"bots-variant": "point_bid",
+                                                "bots-point_bid__decks": "1"})
+    assert Table.objects.get().options["decks"] == 1

@@ -4,8 +4,8 @@ kitty bonus) in ``hand.py``."""
 
 from ..descriptor import Descriptor
 from .hand import ClassicMachine
-from .rules import CLASSIC
 from .loss import worst_loss
+from .rules import CLASSIC
 
 DESCRIPTOR = Descriptor(
     id="classic",

@@ -13,9 +13,9 @@ from ..cards import BJ, LJ, counts_of, face_of, format_cards, suit_of
 from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..hand import HandMachine
+from ..native import mypyc_attr
 from ..units import unit_of
 from ..variant import LeadShape, Variant
-from ..native import mypyc_attr
 
 
 def four_deck_ranks(top_face, trump):

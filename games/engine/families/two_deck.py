@@ -12,9 +12,9 @@ from typing import Any
 from ..cards import counts_of, expand, remove_cards
 from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
+from ..native import mypyc_attr
 from ..units import can_pack, canonical_decompositions, packings, subtract, unit_sort_key
 from ..variant import LeadShape, Variant
-from ..native import mypyc_attr
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

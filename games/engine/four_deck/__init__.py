@@ -3,8 +3,8 @@ deal order, hidden declaration, no kitty, 扣底) in ``hand.py``."""
 
 from ..descriptor import Descriptor
 from .hand import FourDeckMachine
-from .rules import FOUR_DECK
 from .loss import worst_loss
+from .rules import FOUR_DECK
 
 DESCRIPTOR = Descriptor(
     id="four_deck",

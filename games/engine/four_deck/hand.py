@@ -12,12 +12,12 @@ from typing import Any
 
 from ..cards import counts_of, format_cards
 from ..context import TRUMP, TrumpContext
-from ..variant import LeadShape
 from ..draws import below, choice, shuffle
 from ..families.four_deck import FourDeckFamilyMachine
-from ..units import tractors
-from .rules import SPADES
 from ..native import mypyc_attr
+from ..units import tractors
+from ..variant import LeadShape
+from .rules import SPADES
 
 
 def random_lead(ctx: TrumpContext, hand: list, rng: Any) -> Any:

@@ -15,9 +15,9 @@ from ..cards import card, expand, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
+from ..native import mypyc_attr
 from ..units import Unit, has_tractor, subtract, tractors
 from ..variant import LeadShape
-from ..native import mypyc_attr
 
 LEVELS = tuple(range(2, 15))  # 2 … A, then wrap (A3)
 GROUP_COPIES: Final = (2, 3, 4)

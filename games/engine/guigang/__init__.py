@@ -3,8 +3,8 @@
 
 from ..descriptor import Descriptor
 from .hand import GuigangMachine
-from .rules import GUIGANG
 from .loss import worst_loss
+from .rules import GUIGANG
 
 DESCRIPTOR = Descriptor(
     id="guigang",

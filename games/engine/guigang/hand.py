@@ -11,12 +11,12 @@ from typing import Any, Final
 
 from ..cards import counts_of, face_of, format_cards
 from ..context import TRUMP, TrumpContext
-from ..variant import LeadShape
 from ..draws import choice
 from ..families.four_deck import FourDeckFamilyMachine
-from ..units import tractors
-from .rules import TEN, cheapest_follow
 from ..native import mypyc_attr
+from ..units import tractors
+from ..variant import LeadShape
+from .rules import TEN, cheapest_follow
 
 NOT_TENS: Final = bytes(c for c in range(54) if c >= 52 or face_of(c) != TEN)  # what translate deletes
 SINGLE_TRIES: Final = 6  # random draws from the hand before listing the led class's cards

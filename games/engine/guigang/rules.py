@@ -14,9 +14,9 @@ from ..cards import BJ, LJ, card, face_of, suit_of
 from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
+from ..native import mypyc_attr
 from ..units import Unit, has_tractor, subtract, tractors
 from ..variant import LeadShape
-from ..native import mypyc_attr
 
 LEVELS = tuple(range(3, 15))  # 3 … A, then wrap to 3 (A3)
 TEN: Final = 10  # the declaring rank (叫牌 with 10s)

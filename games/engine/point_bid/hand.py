@@ -29,6 +29,7 @@ from ..cards import SUITS, format_cards, points_of, remove_cards, suit_of
 from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..hand import HandMachine
+from ..native import mypyc_attr
 from .rules import (
     BY_DECKS,
     POINT_BID,
@@ -42,7 +43,6 @@ from .rules import (
     start_bidding,
     trump_disclosures,
 )
-from ..native import mypyc_attr
 
 _DEFAULT_DECKS: Final = POINT_BID.decks  # PointBidTable's machine for a state without "decks"
 FIRST_BIDDER = 0  # 東家 bids first in the first hand

@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from games.engine.bot import bot_action, bury_cards, seen
 from games.engine.cards import POINTS, TOKENS, counts_of, parse_cards
 from games.engine.context import TRUMP
-from games.engine.registry import machine_for
 from games.engine.moves import legal_follows, lowest_follow
-from games.engine.registry import variant_ids
+from games.engine.registry import machine_for, variant_ids
 
 S, H, C, D = 0, 1, 2, 3
 

@@ -13,8 +13,8 @@ from games.engine.cards import POINTS, TOKENS, card, counts_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
 from games.engine.four_deck.hand import FourDeckMachine, random_lead, run_weight
-from games.engine.registry import machine_for
 from games.engine.moves import lead_units
+from games.engine.registry import machine_for
 from games.engine.units import tractors
 
 M = machine_for("four_deck")

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import POINTS, TOKENS, counts_of, face_of, format_cards, parse_cards
-from games.engine.guigang.rules import GUIGANG
 from games.engine.guigang.hand import GuigangMachine
+from games.engine.guigang.rules import GUIGANG
 from games.engine.registry import machine_for
 
 from .helpers import rejects

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from games.engine.cards import POINTS
 from games.engine.errors import RuleError
-from games.engine.registry import machine_for
 from games.engine.moves import (
     lead_units,
     legal_follows,
@@ -20,6 +19,7 @@ from games.engine.moves import (
     random_single,
     standing_throws,
 )
+from games.engine.registry import machine_for
 
 from .helpers import cards, ctx_for
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from games.engine.cards import POINTS, TOKENS, parse_cards, points_of
 from games.engine.context import TRUMP
 from games.engine.errors import RuleError
-from games.engine.registry import apply, machine_for
 from games.engine.moves import legal_follows
 from games.engine.point_bid.rules import POINT_BID
+from games.engine.registry import apply, machine_for
 
 from .helpers import rejects
 

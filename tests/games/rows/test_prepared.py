@@ -51,7 +51,7 @@ def test_each_field_s_preparer_gives_what_django_s_own_preparation_gives(running
     from django.utils import timezone
 
     from games.models import GameEvent
-    from games.rows.prepared import _preparer, _prep_save
+    from games.rows.prepared import _prep_save, _preparer
 
     hand, table, _ = running_hand
     game = GameState.objects.get(table_id=table.pk)

@@ -1,0 +1,89 @@
+"""Issues 32.1 and 39 in a real browser, in Chinese and in English: a new account registers
+(an empty 昵称 first: the server's message beside the field), opens the lobby, where "play
+against bots" and "new table" each show one game choice and only that game's options, and
+opens a table of each of the four games with the form's defaults, landing at the table."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_table import PASSWORD, PHONE, log_in, no_horizontal_scroll
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+
+DESKTOP = {"width": 1366, "height": 768}
+VARIANTS = ("classic", "four_deck", "guigang", "point_bid")
+LANGUAGES = {
+    "zh": {"locale": "zh-CN", "empty_name": "请填写昵称：牌桌上显示的就是它。",
+           "needs": "入座需要", "bots": "和机器人玩"},
+    "en": {"locale": "en-US", "empty_name": "Choose a display name (昵称): it is what the "
+           "table shows.", "needs": "Sitting needs", "bots": "Play against bots"},
+}
+
+
+def only_the_chosen_games_options(page, form, select):
+    """point_bid's 副数 shows in `form` only while point_bid is chosen."""
+    option = page.locator(f'{form} [data-variant="point_bid"]')
+    page.select_option(select, "classic")
+    expect(option).to_be_hidden()
+    page.select_option(select, "point_bid")
+    expect(option).to_be_visible()
+    page.select_option(select, "classic")
+    expect(option).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_newcomer_registers_and_opens_a_table_of_every_game_with_the_defaults(
+        live, new_context, shots, make_user, lang):
+    words = LANGUAGES[lang]
+    page = new_context(viewport=DESKTOP, locale=words["locale"]).new_page()
+    page.goto(f"{live}/accounts/register/")
+    expect(page.locator("#register .required-legend")).to_be_visible()
+    page.fill("#id_username", f"newcomer{lang}")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main button[type=submit]")
+    error = page.locator("#id_display_name_error")
+    expect(error).to_have_text(words["empty_name"])
+    assert page.locator("#id_display_name").get_attribute("aria-required") == "true"
+    if lang == "zh":
+        page.screenshot(path=shots / "register-error-zh.png", full_page=True)
+    page.fill("#id_display_name", "新人" if lang == "zh" else "Newcomer")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main button[type=submit]")
+    expect(page.locator("#balance")).to_have_text("1000")
+
+    page.goto(f"{live}/lobby/")
+    expect(page.locator("#play-bots select[name='bots-variant']")).to_have_count(1)
+    expect(page.locator("#create-table select[name='variant']")).to_have_count(1)
+    expect(page.locator("#play-bots select")).to_have_count(2)  # the game, point_bid's decks
+    expect(page.locator("#bots-title")).to_have_text(words["bots"])
+    only_the_chosen_games_options(page, "#play-bots", "#id_bots-variant")
+    only_the_chosen_games_options(page, "#create-table", "#id_variant")
+    # The form's defaults are covered: 10 × 10 = 100 of the 1000 held.
+    expect(page.locator("#cap-needs")).to_contain_text(words["needs"])
+    expect(page.locator("#cap-needs-points")).to_have_text("100")
+    expect(page.locator("#balance-points")).to_have_text("1000")
+    page.fill("#id_base_stake", "300")
+    expect(page.locator("#cap-needs-points")).to_have_text("900")  # the cap came down to 3
+    page.fill("#id_cap", "4")
+    expect(page.locator("#cap-needs-short")).to_be_visible()
+    page.reload()
+    page.screenshot(path=shots / f"lobby-{lang}.png", full_page=True)
+    if lang == "zh":
+        page.set_viewport_size(PHONE)
+        no_horizontal_scroll(page)
+        page.screenshot(path=shots / "lobby-phone-zh.png", full_page=True)
+        page.set_viewport_size(DESKTOP)
+
+    for n, variant in enumerate(VARIANTS):
+        if n:  # one seat per player: each further table is another newcomer's
+            make_user(username=f"{variant}{lang}", password=PASSWORD,
+                      preferred_language="zh-hans" if lang == "zh" else "en")
+            log_in(page, live, f"{variant}{lang}")
+        page.goto(f"{live}/lobby/")
+        page.select_option("#id_variant", variant)
+        page.click("#create-table button[type=submit]")
+        page.wait_for_url(re.compile(r"/tables/\d+/$"))
