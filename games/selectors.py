@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q, Sum
 from accounts.models import LedgerEntry, PointAccount
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
+from games.engine.facts import hand_facts
 from games.engine.registry import machine_for
 from games.models import (
     SPECTATORS,
@@ -66,7 +67,7 @@ def game_views(*, game, seats, audiences):
     state = game.state
     if state is None:
         return dict.fromkeys(audiences)
-    machine = machine_for(state["variant"])
+    machine = machine_for(hand_facts(state).variant)
     views = machine.views(state, audiences)
     added = {"timer": _timer_view(game, seats, machine),
              "match": _match_view(game.match) if game.match_id else None,
@@ -220,7 +221,7 @@ def table_public_view(*, table):
     game = GameState.objects.filter(table=table).only("state").first()
     if game is None or not game.state:
         return None
-    return machine_for(game.state["variant"]).view(game.state, None)
+    return machine_for(hand_facts(game.state).variant).view(game.state, None)
 
 
 class HandInProgress(Exception):

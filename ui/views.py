@@ -21,7 +21,7 @@ from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
 from games.services import tables as table_services
 from games.services.errors import ActionError
 from games.stakes import smallest_table_need
-from games.variants import descriptor, descriptor_or_none, level_name
+from games.variants import descriptor, descriptor_or_none, level_name, seat_team
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
 from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
@@ -209,7 +209,7 @@ def hand_replay(request, pk):
     seats = [{
         "seat": p.seat, "name": str(p.user), "bot": p.is_bot, "points": p.points,
         "place": str(SEAT_PLACES[p.seat]), "pos": POSITIONS[(p.seat - mine) % 4],
-        "team": ("B" if p.seat % 2 else "A") if teams else None,
+        "team": ("B" if seat_team(p.seat) else "A") if teams else None,
         "dealer": p.seat == hand.dealer,
     } for p in players]
     trump = replay["trump"]
