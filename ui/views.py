@@ -61,7 +61,7 @@ def relief_offer(request, user):
         return
     if relief_grant(user=user, need=smallest_table_need()) is not None:
         messages.success(request, _(
-            "Daily relief (救济金): you were given %(amount)s points, as your points no longer "
+            "Daily relief: you were given %(amount)s points, as your points no longer "
             "cover the smallest table.") % {"amount": settings.POINTS_RELIEF_GRANT},
             fail_silently=True)  # a sign-in without a session's messages (tests, the API)
 
@@ -251,7 +251,7 @@ def _replay_call(call, names):
         return {"text": _("%(name)s plays for %(bid)s (× %(m)s)") % {
             "name": name, "bid": call.get("bid"), "m": call.get("multiplier")}}
     if call.get("trump") is None:
-        return {"text": _("%(name)s deals; no trump (无主)") % {"name": name}}
+        return {"text": _("%(name)s deals; no trump") % {"name": name}}
     return {"text": _("%(name)s deals; trump:") % {"name": name}, "suit": call["trump"]}
 
 
