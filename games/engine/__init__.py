@@ -9,7 +9,9 @@ below it, so there is no cycle):
   cheaper (deals and random players draw through them).
 - ``variant``: the ``Variant`` base, what every rule set is asked (RULES §1 only).
 - ``moves``: legal-move generation for auto-play and bots, through the variant's hooks.
-- ``hand``: ``HandMachine``, the ``apply(state, action)`` phases every variant shares.
+- ``deal``, ``hand_end``, ``tricks``, ``hand``: ``HandMachine``, the ``apply(state, action)``
+  phases every variant shares, one layer each (the deal to the first lead, the end of a
+  hand, the tricks, then the machine itself).
 - ``families/``: rules several variants share, never a variant itself: ``two_deck``
   (classic, point_bid tricks), ``four_deck`` (four_deck, guigang tricks and hand),
   ``levels`` (team settlement and level wrap of the level games).
