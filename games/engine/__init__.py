@@ -21,7 +21,8 @@ below it, so there is no cycle):
 - ``registry``: the variants by id, built from the descriptors; the platform's one door.
 - ``conformance`` and ``conformance_adapters``: ``rules_check`` (CONFORMANCE.md), the
   generic card kinds and, per variant id, what that variant adds.
-- ``bot``: the policy for empty seats.
+- ``bot_seen``, ``bot_calls``, ``bot_bury``, ``bot_follow``, ``bot_lead``, ``bot``: the policy
+  for empty seats (``bot.bot_action``).
 """
 
 from . import native
