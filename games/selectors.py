@@ -10,8 +10,8 @@ from django.db.models import Prefetch, Q, Sum
 from accounts.models import LedgerEntry, PointAccount
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
-from games.engine.facts import hand_facts
-from games.engine.registry import machine_for
+from games.engine.facts import hand_facts, hand_teams
+from games.engine.registry import descriptor, machine_for
 from games.models import (
     SPECTATORS,
     ChatMessage,
@@ -55,9 +55,10 @@ def table_public(*, table, seats, control, version):
 
 def game_view(*, game, seats, seat):
     """The engine's view of the table's hand for `seat` (None: the spectators), with what
-    the platform adds: the running timer (`timer`), the match (`match`) and the hand's id
-    (`hand_id`, for its replay). None before the
-    first hand. `game` is the GameState as committed, `seats` the table's Seat rows."""
+    the platform adds: the running timer (`timer`), the match (`match`), the hand's id
+    (`hand_id`, for its replay) and who plays with whom (`teams`, from the rule set's
+    descriptor: a page holds no rule of partnerships). None before the first hand. `game`
+    is the GameState as committed, `seats` the table's Seat rows."""
     return game_views(game=game, seats=seats, audiences=[seat])[seat]
 
 
@@ -67,11 +68,13 @@ def game_views(*, game, seats, audiences):
     state = game.state
     if state is None:
         return dict.fromkeys(audiences)
-    machine = machine_for(hand_facts(state).variant)
+    variant = hand_facts(state).variant
+    machine = machine_for(variant)
     views = machine.views(state, audiences)
     added = {"timer": _timer_view(game, seats, machine),
              "match": _match_view(game.match) if game.match_id else None,
-             "hand_id": game.hand_id}
+             "hand_id": game.hand_id,
+             "teams": hand_teams(state, partnerships=descriptor(variant).partnerships)}
     for view in views.values():
         view.update(added)
     return views

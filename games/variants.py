@@ -4,11 +4,11 @@ read variants here and never import games.engine."""
 
 from games.engine.cards import FACES
 from games.engine.errors import RuleError
-from games.engine.facts import seat_team
+from games.engine.facts import fixed_teams, seat_team
 from games.engine.registry import descriptor, descriptors, variant_ids
 
 __all__ = ["descriptor", "descriptor_or_none", "descriptors", "level_name", "seat_team",
-           "variant_ids"]
+           "variant_ids", "variant_teams"]
 
 
 def descriptor_or_none(variant_id):
@@ -17,6 +17,13 @@ def descriptor_or_none(variant_id):
         return descriptor(variant_id)
     except RuleError:
         return None
+
+
+def variant_teams(rules):
+    """A rule set's fixed partnerships ([[0, 2], [1, 3]], as a view's `teams`), or None where
+    one plays against the other three and the sides change each hand: what a page shows
+    before a hand's view tells it."""
+    return fixed_teams() if rules.partnerships else None
 
 
 def level_name(level):

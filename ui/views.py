@@ -21,7 +21,7 @@ from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
 from games.services import tables as table_services
 from games.services.errors import ActionError
 from games.stakes import smallest_table_need
-from games.variants import descriptor, descriptor_or_none, level_name, seat_team
+from games.variants import descriptor, descriptor_or_none, level_name, seat_team, variant_teams
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
 from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
@@ -165,7 +165,8 @@ def table(request, table_id):
         "socket": f"/ws/tables/{table.pk}/{mode}/",
         # What the script knows of the rule set (its descriptor).
         "variant": {"id": rules.id, "label": in_language(rules.label),
-                    "partnerships": rules.partnerships, "plays_matches": rules.plays_matches},
+                    "partnerships": rules.partnerships, "plays_matches": rules.plays_matches,
+                    "teams": variant_teams(rules)},
         "lobby": reverse("ui:lobby"),
         "profile": reverse("ui:profile"),
         # A finished hand's replay: "{hand}" stands for the hand_id of hand_started/settled.

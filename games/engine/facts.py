@@ -74,6 +74,23 @@ def seat_team(seat):
     return team_of(seat)
 
 
+def fixed_teams():
+    """The fixed partnerships, in the order of a view's `levels`: [[0, 2], [1, 3]]."""
+    return [team_seats(0), team_seats(1)]
+
+
+def hand_teams(state, *, partnerships):
+    """Who plays with whom in `state`'s hand: the fixed partnerships (fixed_teams) where the
+    rule set has them; else (one against three) the declarer's side first, [[dealer], [the
+    other three]], once there is a dealer, and None before."""
+    if partnerships:
+        return fixed_teams()
+    dealer = state.get("dealer")
+    if dealer is None:
+        return None
+    return [[dealer], [seat for seat in range(4) if seat != dealer]]
+
+
 def match_winner(*, levels, before, after):
     """RULES P13: the team whose level passed A in this hand (the A→3 wrap: its level comes
     earlier in `levels`, the rule set's level order, after the hand than before it) wins the

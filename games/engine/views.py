@@ -127,6 +127,7 @@ def public_view(m, state):
         # reconnects from a snapshot draws the hand's trick history from it.
         "tricks": [trick_view(t) for t in state["tricks"]],
         "result": state["result"],
+        "acting": acting(m, state),
         "seat": None,
     }
     if phase == "end":
@@ -136,6 +137,13 @@ def public_view(m, state):
     for declaration, kind in zip(out["declarations"], m.declaration_kinds(state)):
         declaration["kind"] = kind
     return out
+
+def acting(m, state):
+    """The seats the hand waits on now: its timer's seat (the one to bury, play, bid or name
+    trump), so a page need not know in which phases a seat acts. [] while dealing, during
+    the declaration window (anyone may call) and once the hand has ended."""
+    due = m.timer_due(state)
+    return [due[1]] if due is not None and due[1] is not None else []
 
 def seat_view(m, state, seat):
     """*hook*: what ``seat`` sees beyond the public view (its keys replace the public

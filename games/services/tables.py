@@ -165,7 +165,8 @@ def _stake_check(change, *, cap, base_stake):
         raise ActionError("no_players", "the first player to sit sets the stake (P8)")
     need = stake_required_balance(cap=cap, base_stake=base_stake)
     if PointAccount.objects.filter(user_id__in=seated, balance__lt=need).exists():
-        raise ActionError("balance_too_low", f"a seated player's balance is below {need} points")
+        raise ActionError("balance_too_low", f"a seated player's balance is below {need} points",
+                          need=need)
 
 
 def table_sit(*, table_id, user, seat, base_stake=None):

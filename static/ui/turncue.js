@@ -6,16 +6,17 @@
 
 (function () {
   var client = JSON.parse(document.getElementById("table-client").textContent);
-  // table.js holds the same settings object: a change here is what it renders with.
-  var prefs = window.TractorTable ? window.TractorTable.client.prefs : client.prefs;
+  // The table's module (table/main.js) runs after this script: it takes the settings saved
+  // here from the `tractor:prefs` event.
+  var prefs = client.prefs;
   var L = client.catalog.labels;
-  var ACTING = { play: true, bury: true, bid: true, trump: true };
   var baseTitle = document.title;
   var myTurn = false;
   var audio = null;
 
+  // The view says whom the hand waits on (`acting`): the page knows no phase of its own.
   function isMyTurn(view) {
-    return client.seat != null && !!view && view.turn === client.seat && !!ACTING[view.phase];
+    return client.seat != null && !!view && (view.acting || []).indexOf(client.seat) >= 0;
   }
 
   /* Browsers start audio only after a gesture on the page: the context is made (or resumed)

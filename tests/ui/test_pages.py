@@ -96,7 +96,7 @@ def test_pages_follow_the_chosen_language(client, player):
     assert "游戏大厅" in client.get(reverse("ui:lobby")).content.decode()
 
 
-def test_the_table_page_hands_the_players_settings_to_its_script(client, player):
+def test_the_table_page_hands_the_players_settings_to_its_script(client, player, make_user):
     player.hand_sort, player.turn_sound = "suit", True
     player.save()
     table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
@@ -107,6 +107,11 @@ def test_the_table_page_hands_the_players_settings_to_its_script(client, player)
     assert config["csrf"] and client.cookies["csrftoken"].value
     assert config["catalog"]["phrases"]["thanks"] == "Thanks!"
     assert config["replay_url"] == "/hands/{hand}/replay/"
+    # Who plays with whom before the first hand's view says so: the fixed partnerships.
+    assert config["variant"]["teams"] == [[0, 2], [1, 3]]
+    alone = table_create(room=room_default_get_or_create(), user=make_user(), variant="point_bid",
+                         base_stake=1, cap=4)
+    assert client_config(client.get(reverse("ui:table", args=[alone.pk])))["variant"]["teams"] is None
 
 
 def test_the_table_page_carries_chat_history_and_the_switches_a_watcher_has_none_of(
@@ -116,8 +121,9 @@ def test_the_table_page_carries_chat_history_and_the_switches_a_watcher_has_none
     page = client.get(reverse("ui:table", args=[table.pk]))
     html = page.content.decode()
     assert client_config(page)["user"] == player.pk  # chat marks the reader's own lines
-    for script in ("ui/table.js", "ui/history.js", "ui/chat.js", "ui/turncue.js"):
+    for script in ("ui/table/main.js", "ui/history.js", "ui/chat.js", "ui/turncue.js"):
         assert script in html
+    assert '<script type="module" src="/static/ui/table/main.js">' in html
     assert 'id="chat-panel"' in html and 'id="history-panel"' in html
     assert 'id="pref-turn-sound"' in html and '<option value="suit">By suit</option>' in html
     assert "To the table…" in html

@@ -3,7 +3,7 @@ match winner of RULES P13."""
 
 import pytest
 
-from games.engine.facts import hand_facts, match_winner, seat_team, team_seats
+from games.engine.facts import hand_facts, hand_teams, match_winner, seat_team, team_seats
 from games.engine.registry import machine_for
 
 CLASSIC_LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -24,6 +24,14 @@ def test_the_team_whose_level_passes_a_wins_the_match(before, after, winner):
 def test_partners_sit_opposite():
     assert team_seats(0) == [0, 2] and team_seats(1) == [1, 3]
     assert [seat_team(seat) for seat in range(4)] == [0, 1, 0, 1]
+
+
+def test_the_teams_of_a_hand_are_the_partnerships_or_the_declarers_side():
+    state = {"dealer": None}
+    assert hand_teams(state, partnerships=True) == [[0, 2], [1, 3]]
+    # One against three: no sides before the contract makes a dealer, then the dealer's first.
+    assert hand_teams(state, partnerships=False) is None
+    assert hand_teams({"dealer": 2}, partnerships=False) == [[2], [0, 1, 3]]
 
 
 def test_the_facts_of_a_new_hand_and_of_an_ended_one():

@@ -80,3 +80,42 @@ def test_card_order_sorts_the_hand_as_the_server_does_and_flags_trumps(variant):
         assert flags == sorted(flags, reverse=True)
     assert "card_order" not in machine.view(state, None)
     assert "calls" not in machine.view(state, None)
+
+
+@pytest.mark.parametrize("variant", ["classic", "four_deck", "guigang", "point_bid"])
+def test_acting_is_the_seat_the_hand_waits_on_in_every_phase(variant):
+    """`acting` names the seat to bury, play, bid or name trump, and nobody while dealing, in
+    the declaration window (anyone may call) or once the hand has ended."""
+    import random
+
+    options = {"decks": 1} if variant == "point_bid" else None
+    machine = machine_for(variant)
+    state = machine.new_match("acting", options)
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(5000):
+        phase = state["phase"]
+        acting = machine.view(state, None)["acting"]
+        seen.add(phase)
+        if phase in ("deal", "declare", "end"):
+            assert acting == [], phase
+        else:
+            assert acting == [state["turn"]] and state["turn"] is not None, phase
+        assert all(machine.view(state, seat)["acting"] == acting for seat in range(4))
+        if phase == "end":
+            break
+        timer = machine.timer(state)
+        if phase == "play":
+            action = {"type": "play", "seat": state["turn"],
+                      "cards": machine.random_play(state, state["turn"], rng)}
+        elif phase in ("deal", "declare"):
+            calls = [c for seat in range(4) for c in machine.legal_calls(state, seat)]
+            action = calls[0] if calls and phase == "declare" and not state["declarations"] \
+                else timer[2]
+        elif phase == "bid" and state["bidding"]["bid"] is None:
+            # One bid, then passes: a contract (passes alone deal again).
+            action = dict(machine.legal_calls(state, state["turn"])[-1], seat=state["turn"])
+        else:
+            action = timer[2]
+        state, _ = machine.apply(state, action)
+    assert "end" in seen and "play" in seen

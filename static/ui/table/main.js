@@ -1,0 +1,127 @@
+/* The live table page (docs/ui.md): the socket's messages and the player's clicks go
+   through the reducer (state.js), and each new state is drawn (draw.js). The server is the
+   only authority: the page sends actions and explains refusals from their codes.
+
+   Other scripts of the page (chat.js, history.js, turncue.js) open no socket of their own:
+   they hear `tractor:message` (one per message taken, after it was drawn) and
+   `tractor:error` (a refusal; cancelled by a script that explained it itself), and send with
+   window.TractorTable.sendMessage. */
+
+import { errorText } from "./errors.js";
+import { tableDrawing } from "./draw.js";
+import { tableSocket } from "./socket.js";
+import { fmt, initialState, reduce, viewModel } from "./state.js";
+
+const client = JSON.parse(document.getElementById("table-client").textContent);
+const L = client.catalog.labels;
+const env = { client: client, cardLabel: window.Cards.label, suits: window.Cards.SUITS,
+              lang: document.documentElement.lang || "" };
+const app = document.getElementById("table-app");
+const banner = document.getElementById("conn-banner");
+const hand = document.getElementById("hand");
+// Close codes after which the page stays put and says why (docs/protocol.md).
+const STOPPED = { 4400: L.bad_request, 4403: client.catalog.errors.not_seated,
+                  4404: client.catalog.errors.no_such_table, 4409: L.replaced,
+                  4429: L.too_many_sockets };
+const LEAVE_FALLBACK_MS = 3000;
+
+let state = initialState();
+const drawing = tableDrawing(app, env, { control: press, dismiss: () => dispatch({ type: "dismiss_result" }) });
+const socket = tableSocket(client.socket, {
+  message: receive,
+  seq: () => state.seq,
+  up: () => { banner.hidden = true; },
+  down: () => { banner.hidden = false; },
+  stopped(code) {
+    if (!STOPPED[code]) return false;
+    dispatch({ type: "notice", text: STOPPED[code], kind: "error" });
+    return true;
+  },
+});
+
+/* The state after `msg`, drawn; false when the page is leaving instead. */
+function dispatch(msg) {
+  state = reduce(state, msg, env);
+  const vm = viewModel(state, env);
+  if (vm.gone) { location.href = client.lobby; return false; }
+  drawing.draw(vm);
+  return true;
+}
+
+function receive(msg) {
+  if (!dispatch(msg)) return;
+  if (state.gap) { socket.hello(); return; }                 // a message was missed: catch up
+  if (state.took) {
+    document.dispatchEvent(new CustomEvent("tractor:message", { detail: {
+      msg: msg.type === "error" ? msg.snapshot : msg, view: state.view, table: state.table,
+      seat: client.seat } }));
+  }
+  if (msg.type === "error") refused(msg);
+}
+
+function refused(msg) {
+  if (socket.resendStale(msg, state.version)) return;
+  const taken = document.dispatchEvent(new CustomEvent("tractor:error", { cancelable: true, detail: msg }));
+  if (taken) dispatch({ type: "notice", text: errorText(msg.code, msg, env), kind: "error" });
+}
+
+/* A button of the view model pressed. */
+function press(control) {
+  if (control.op === "send") socket.act(control.action, state.version);
+  else if (control.op === "leave") {
+    dispatch({ type: "leaving" });
+    socket.act({ type: "leave" }, state.version);
+    // If the answer is lost, the lobby still shows the truth: it reads the seats.
+    setTimeout(() => { location.href = client.lobby; }, LEAVE_FALLBACK_MS);
+  } else if (control.op === "bury") {
+    const cards = drawing.selectedTokens();
+    if (cards.length !== control.need) {
+      dispatch({ type: "notice", text: fmt(L.bury_count, { n: control.need }), kind: "error" });
+      return;
+    }
+    socket.act({ type: "bury", cards: cards }, state.version);
+  } else if (control.op === "play") {
+    const cards = drawing.selectedTokens();
+    if (!cards.length) return;
+    dispatch({ type: "notice", text: "", kind: "" });
+    socket.act({ type: "play", cards: cards }, state.version);
+  }
+}
+
+if (hand) {
+  hand.addEventListener("click", (e) => {
+    const card = e.target.closest(".card");
+    if (card) drawing.toggle(Number(card.dataset.index));
+  });
+  // Roving focus: arrows move along the hand, Space/Enter on a card toggles it (a button),
+  // and Enter with Ctrl/Cmd or "p" plays the selection.
+  hand.addEventListener("keydown", (e) => {
+    if (!hand.children.length) return;
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (step) {
+      e.preventDefault();
+      drawing.moveFocus(step);
+    } else if (e.key === "p" || (e.key === "Enter" && (e.ctrlKey || e.metaKey))) {
+      e.preventDefault();
+      const act = document.getElementById("act-play") || document.getElementById("act-bury");
+      if (act) act.click();
+    }
+  });
+}
+
+// The one way other scripts of the page send on the table's socket (e.g. chat).
+window.TractorTable = {
+  client: client,
+  sendMessage: (message) => socket.send(message),
+  view: () => state.view,
+};
+
+// The settings switch (turncue.js) saved new settings: draw the hand in its order.
+document.addEventListener("tractor:prefs", (e) => {
+  if (e.detail) Object.assign(client.prefs, { sort: e.detail.sort, turn_sound: e.detail.turn_sound });
+  drawing.forgetHand();
+  drawing.draw(viewModel(state, env));
+});
+
+setInterval(drawing.tick, 250);
+drawing.draw(viewModel(state, env));

@@ -1,0 +1,216 @@
+// The table page's reducer (static/ui/table/state.js) under Node's own test runner, on the
+// socket streams tests/ui/record_streams.py recorded: one hand of each variant as seat 0's
+// socket received it. What the page must show is worked out here from the stream's events and
+// from the engine's own state beside each message (`truth`), never from the reducer's output.
+// Run: node --test tests/ui/js/   (tests/ui/test_table_state_node.py runs it in the suite)
+
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { test } from "node:test";
+
+import { errorText } from "../../../static/ui/table/errors.js";
+import { initialState, reduce, viewModel } from "../../../static/ui/table/state.js";
+
+const STREAMS = new URL("../streams/", import.meta.url);
+const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const VARIANTS = ["classic", "four_deck", "point_bid", "guigang"];
+const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+
+function load(variant) {
+  return JSON.parse(readFileSync(new URL(variant + ".json", STREAMS), "utf8"));
+}
+function envOf(stream, lang) {
+  return { client: stream.client, cardLabel: (t) => "<" + t + ">", suits: SUITS, lang: lang || "en" };
+}
+function* replay(stream) {
+  const env = envOf(stream);
+  let state = initialState();
+  for (let i = 0; i < stream.messages.length; i++) {
+    const msg = stream.messages[i];
+    state = reduce(state, msg, env);
+    yield { i, msg, state, vm: viewModel(state, env), truth: stream.truth[i], env };
+  }
+}
+
+test("there is a recorded stream of every variant", () => {
+  const files = readdirSync(STREAMS).filter((f) => f.endsWith(".json")).sort();
+  assert.deepEqual(files, VARIANTS.map((v) => v + ".json").sort());
+});
+
+for (const variant of VARIANTS) {
+  const stream = load(variant);
+  const L = stream.client.catalog.labels;
+  const me = stream.seat;
+
+  test(`${variant}: every message is taken once, in order`, () => {
+    for (const { msg, state } of replay(stream)) {
+      assert.equal(state.took, true, `message ${msg.seq} taken`);
+      assert.equal(state.gap, false);
+      assert.equal(state.seq, msg.seq);
+    }
+  });
+
+  test(`${variant}: the hand holds what was dealt, picked up, buried and played`, () => {
+    let held = 0;
+    let dealtOut = false;
+    for (const { msg, vm, truth } of replay(stream)) {
+      for (const ev of msg.events || []) {
+        if (ev.type === "hand_started" || ev.type === "redeal") held = 0;
+        else if (ev.type === "dealt") held += 1;
+        else if (ev.type === "deal_done") dealtOut = true;
+        else if (ev.type === "kitty") held += ev.cards.length;   // the dealer's alone
+        else if (ev.type === "buried") held -= ev.cards.length;
+        else if (ev.type === "played" && ev.seat === me) held -= ev.cards.length;
+      }
+      if (msg.events && msg.events.some((ev) => ev.type === "deal_done")) {
+        assert.equal(held, stream.rules.hand_size, "a full hand once the deal is done");
+      }
+      assert.equal(vm.hand.cards.length, held);
+      if (truth) assert.equal(vm.hand.cards.length, truth.hand);
+    }
+    assert.ok(dealtOut);
+    assert.equal(held, 0, "every card played by the end");
+  });
+
+  test(`${variant}: the seat marked to act is the engine's, and only then can it act`, () => {
+    let mine = 0;
+    for (const { vm, truth, msg } of replay(stream)) {
+      if (!truth) continue;
+      // The engine waits on its turn's seat while burying, bidding, naming trump and playing;
+      // while dealing and declaring anyone may call, and at the end nobody acts.
+      const waits = ["deal", "declare", "end"].indexOf(truth.phase) < 0 && truth.turn != null;
+      const expected = waits ? [truth.turn] : [];
+      assert.deepEqual(vm.seats.filter((s) => s.turn).map((s) => s.seat), expected, `seq ${msg.seq}`);
+      assert.equal(vm.myTurn, waits && truth.turn === me);
+      assert.equal(vm.phaseText.includes(L.your_turn), waits && truth.turn === me);
+      const ops = vm.controls.map((c) => c.op);
+      assert.equal(ops.includes("play"), truth.phase === "play" && vm.myTurn);
+      assert.equal(ops.includes("bury"), truth.phase === "bury" && vm.myTurn);
+      if (ops.includes("bury")) {
+        assert.equal(vm.controls.find((c) => c.op === "bury").need, stream.rules.kitty_size);
+      }
+      if (vm.myTurn) mine += 1;
+    }
+    assert.ok(mine > 0, "seat 0 acted");
+  });
+
+  test(`${variant}: the facts in the header follow the engine`, () => {
+    for (const { vm, truth, msg } of replay(stream)) {
+      if (!truth) continue;
+      assert.equal(vm.facts.points, truth.points);
+      const dealer = truth.dealer == null ? "–"
+        : msg.table.seats[truth.dealer].name + (truth.dealer === me ? " (" + L.you + ")" : "");
+      assert.equal(vm.facts.dealer, dealer);
+    }
+  });
+
+  test(`${variant}: the trick on the felt is the plays since its lead`, () => {
+    let plays = [];
+    for (const { msg, vm, truth } of replay(stream)) {
+      for (const ev of msg.events || []) {
+        if (ev.type === "play_started" || ev.type === "hand_started") plays = [];
+        else if (ev.type === "played") plays.push(ev);
+        else if (ev.type === "trick_won") plays = [];
+      }
+      if (!truth || truth.phase !== "play" || !plays.length) continue;
+      assert.deepEqual(vm.trick.plays.map((p) => [p.seat, p.cards]), plays.map((p) => [p.seat, p.cards]));
+      assert.equal(vm.trick.past, false);
+      // Seat 0 sits at the bottom; play goes counter-clockwise, the next seat on the right.
+      for (const p of vm.trick.plays) assert.equal(p.pos, ["bottom", "right", "top", "left"][p.seat]);
+    }
+  });
+
+  test(`${variant}: teams and levels as the rules have them`, () => {
+    let levels = null;
+    for (const { msg, vm } of replay(stream)) {
+      for (const ev of msg.events || []) if (ev.type === "hand_started") levels = ev.levels;
+      for (const seat of vm.seats) {
+        const team = seat.chips.find((c) => c.cls === "team");
+        if (!stream.client.variant.partnerships) {
+          // One against three: no A/B marks; the dealer is named as playing alone.
+          assert.equal(team, undefined);
+          assert.equal(seat.team, null);
+          continue;
+        }
+        // RULES §1: partners sit opposite, seats 0 and 2 against 1 and 3.
+        assert.equal(team.text, seat.seat % 2 ? "B" : "A");
+        assert.equal(seat.team, seat.seat % 2 ? "b" : "a");
+        const lv = seat.chips.find((c) => c.cls === "lv");
+        if (levels && msg.view && msg.view.phase !== "end") {
+          const level = levels[seat.seat % 2];
+          assert.equal(lv.text, L.level_short + " " + (RANKS[level] || String(level)));
+        }
+      }
+      if (!stream.client.variant.partnerships && msg.view && msg.view.dealer != null) {
+        assert.ok(vm.calls.items.some((item) => item.text === L.dealer_alone));
+      }
+    }
+  });
+
+  test(`${variant}: the result shows the hand's end and then what each seat was paid`, () => {
+    let ended = null;
+    let settled = null;
+    let last = null;
+    for (const step of replay(stream)) {
+      for (const ev of step.msg.events || []) {
+        if (ev.type === "hand_end") ended = ev;
+        else if (ev.type === "settled") settled = ev;
+      }
+      if (!ended) assert.equal(step.vm.result, null);
+      last = step;
+    }
+    assert.ok(ended && settled, "the stream holds the end and the settlement");
+    const result = last.vm.result;
+    assert.ok(result);
+    assert.deepEqual(result.rows.map((r) => r.points), settled.points);
+    assert.equal(result.rows.reduce((sum, r) => sum + r.points, 0), 0, "zero-sum");
+    assert.deepEqual(result.kitty, ended.kitty);
+    const winner = ended.result.winner === "dealer" ? L.winner_dealer : L.winner_defenders;
+    assert.equal(result.winner, winner);
+    // The defenders' points the page shows at the end are the result's.
+    const total = L.defender_total.replace("{n}", ended.result.defender_points);
+    assert.ok(result.lines.some((line) => line.text === total), total);
+    assert.equal(last.vm.facts.points, last.truth.points);
+    assert.ok(result.replay.endsWith("/" + last.msg.view.hand_id + "/replay/"));
+    // Dismissed, it stays closed until the phase changes.
+    const env = envOf(stream);
+    const closed = reduce(last.state, { type: "dismiss_result" }, env);
+    assert.equal(viewModel(closed, env).result, null);
+  });
+
+  test(`${variant}: an update seen already is ignored, and a gap asks for a catch-up`, () => {
+    const env = envOf(stream);
+    let state = initialState();
+    const updates = stream.messages.filter((m) => m.type === "update");
+    state = reduce(state, stream.messages[0], env);
+    state = reduce(state, updates[0], env);
+    const again = reduce(state, updates[0], env);
+    assert.equal(again.took, false);
+    assert.equal(again.seq, state.seq);
+    const skipped = reduce(state, updates[2], env);
+    assert.equal(skipped.gap, true);
+    assert.equal(skipped.seq, state.seq, "nothing taken past a gap");
+    // The catch-up (events since the last seq, the view after them) closes it.
+    const catchup = Object.assign({}, updates[2], { type: "catchup", prev_seq: state.seq,
+      events: [].concat(updates[1].events, updates[2].events) });
+    const caught = reduce(state, catchup, env);
+    assert.equal(caught.took, true);
+    assert.equal(caught.seq, updates[2].seq);
+  });
+}
+
+test("a refusal's words take its figures from its fields, never from its text", () => {
+  const stream = load("classic");
+  const env = envOf(stream);
+  const text = errorText("balance_too_low", { type: "error", code: "balance_too_low",
+    message: "playing here needs 300 points", need: 200 }, env);
+  assert.ok(text.includes("200"));
+  assert.ok(!text.includes("300") && !text.includes("{need}"));
+  // The other engineer's `params` object, when there, wins.
+  assert.ok(errorText("balance_too_low", { message: "", need: 1, params: { need: 7 } }, env).includes("7"));
+  const follow = { code: "illegal_follow", message: "you must follow with pairs of H where you hold them" };
+  assert.ok(errorText("illegal_follow", follow, env).endsWith(" You must follow with pairs of ♥ where you hold them."));
+  assert.equal(errorText("illegal_follow", follow, Object.assign({}, env, { lang: "zh-hans" })),
+               stream.client.catalog.errors.illegal_follow);
+  assert.equal(errorText("no_such_code", {}, env), stream.client.catalog.error);
+});
