@@ -61,7 +61,7 @@ class VariantOptionsMixin:
 
 class BotsPlayForm(VariantOptionsMixin, RequiredMarked, forms.Form):
     """"Play against bots": the game and its options; the stake and cap are chosen by
-    games.services.table_bots_play from the player's balance."""
+    games.services.tables.table_bots_play from the player's balance."""
 
     prefix = "bots"  # beside the new-table form on the lobby
     variant = forms.ChoiceField(label=_("Game"))

@@ -138,7 +138,7 @@ class Change:
             revs.pop(table_id, None)
         # Two reads, not one: joining the seats to the game row repeats the table, the game
         # (its state JSON decoded once per seat) and the hand in each of the four rows, which
-        # measured slower than the second query (docs/architecture.md, "Cost of one action").
+        # measured slower than the second query (platform/SCALING.md, the rows left out).
         # Both compiled once per thread (games.rows.prepared).
         games = _game_locked(table_id)
         if not games:
