@@ -44,6 +44,8 @@ def table_public(*, table, seats, control, version):
                 "name": str(s.user) if s.user_id else None,
                 "bot": bool(s.user_id and s.user.is_bot),
                 "bot_level": s.user.bot_level if s.user_id and s.user.is_bot else None,
+                # The page names a platform bot in its reader's language (机器人 3 / Bot 3).
+                "bot_number": s.user.bot_number if s.user_id else None,
                 "ready": s.ready,
                 "auto": control[s.number]["auto"],
                 "connected": control[s.number]["connected"],

@@ -80,7 +80,8 @@ LABELS = {
     "declare": _("Declare"), "no_trump": _("No trump"),
     "bid": _("Bid {n}"), "name_trump": _("Trump: {suit}"),
     "dealer_mark": _("Dealer"), "auto_mark": _("Auto"), "offline": _("Offline"),
-    "ready_mark": _("Ready"), "bot": _("Bot"), "empty": _("Empty seat"),
+    "ready_mark": _("Ready"), "bot": _("Bot"), "bot_name": _("Bot {n}"),
+    "empty": _("Empty seat"),
     "team_a": _("Team A"), "team_b": _("Team B"), "level_short": _("Lv"),
     # English says "1 card" but "2 cards": the page takes the `_one` text for one card.
     "cards": _("{n} cards"), "cards_one": _("{n} card"), "seconds": _("{n} s"),
