@@ -160,7 +160,13 @@ def production_safe(platform, opener, data_dir):
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     page = table.read().decode()
     assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
-    assert {"/static/ui/table.js", "/static/ui/site.js"} <= set(assets)
+    assert {"/static/ui/table/main.js", "/static/ui/site.js"} <= set(assets)
+    # The table's modules, as the browser follows main.js's imports (served as JavaScript,
+    # or a module script does not run).
+    with opener.open(platform.base + "/static/ui/table/main.js") as response:
+        imports = re.findall(r'from "\./([\w.]+)"', response.read().decode())
+    assert "state.js" in imports
+    assets += [f"/static/ui/table/{name}" for name in imports]
     assert any(a.endswith(".css") for a in assets)
     for asset in assets:
         with opener.open(platform.base + asset) as response:
