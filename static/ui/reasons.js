@@ -2,7 +2,7 @@
    refusal's `code` and `params` (docs/protocol.md, "Refusals of the engine and their params"),
    and reasonText turns them into a sentence with the cards named ("♥K", "红桃K"). No rule
    lives here: what was owed comes in the params, this only says it. A plain ES module with
-   no DOM, so Node tests it (tests/ui/test_reasons.mjs). */
+   no DOM, so Node tests it (tests/ui/js/reasons.test.mjs). */
 
 var SUIT_SIGN = { S: "♠", H: "♥", C: "♣", D: "♦" };
 var SUIT_ZH = { S: "黑桃", H: "红桃", C: "梅花", D: "方块" };

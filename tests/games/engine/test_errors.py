@@ -3,7 +3,6 @@ can raise (found in its source) has its row in docs/protocol.md's table of refus
 parameters are those the engine gives, and a sentence in English and Chinese in the page's
 static/ui/reasons.js."""
 
-import base64
 import json
 import re
 import shutil
@@ -57,8 +56,7 @@ def reasons_languages():
         "Object.fromEntries(Object.entries(m.REASONS).map(([code, texts]) => [code, "
         "Object.keys(texts).filter(k => typeof texts[k] === 'function').sort()])))))"
     )
-    source = "data:text/javascript;base64," + base64.b64encode(REASONS.read_bytes()).decode()
-    done = subprocess.run([NODE, "--input-type=module", "-e", program, source],
+    done = subprocess.run([NODE, "--input-type=module", "-e", program, REASONS.as_uri()],
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 

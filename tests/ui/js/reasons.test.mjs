@@ -1,17 +1,12 @@
 // static/ui/reasons.js: a refusal's code and params (docs/protocol.md, "Refusals of the engine
-// and their params") as a sentence in English or Chinese. Run by `node --test tests/ui/`
+// and their params") as a sentence in English or Chinese. Run: node --test tests/ui/js/
 // (tests/ui/test_reasons.py runs it with the suite). The params are the protocol's own
 // examples and what RULES §2.5–2.6 (classic's throws and follows), §3.6 (four_deck) and §5.6
 // (guigang) make the engine say; the sentences are the ones a player should read.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-// The page loads reasons.js as a module; Node 20 reads a .js file beside no package.json as
-// CommonJS, so the test imports its text as a module.
-const source = readFileSync(new URL("../../static/ui/reasons.js", import.meta.url), "utf8");
-const { reasonText, cardName, REASONS } = await import(
-  "data:text/javascript;base64," + Buffer.from(source).toString("base64"));
+import { REASONS, cardName, reasonText } from "../../../static/ui/reasons.js";
 
 const PAIR = { shape: "pair", cards: 2, width: 2, length: 1 };
 const tractor = (width, length) => ({ shape: "tractor", cards: width * length, width, length });
