@@ -192,10 +192,12 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
                 table_id=self.table_id, user=self.user, text=content.get("text"),
                 phrase=content.get("phrase"))
         except ActionError as error:
-            await self.send_error(error.code, error.message, details=error.details)
+            await self.send_error(error.code, error.message, details=error.details,
+                                  params=error.params)
 
-    async def send_error(self, code, message, snapshot=False, details=None):
-        error = {**(details or {}), "type": "error", "code": code, "message": message}
+    async def send_error(self, code, message, snapshot=False, details=None, params=None):
+        error = {**(details or {}), "type": "error", "code": code, "message": message,
+                 "params": params or {}}
         if snapshot:
             error["snapshot"] = await database_sync_to_async(selectors.game_snapshot)(
                 table_id=self.table_id, seat=self.seat, viewer=self.user.pk)
@@ -267,7 +269,7 @@ class PlayerConsumer(_TableSocket):
             # A version refused as stale comes with the table as it is now (games.services);
             # one found stale only at the write does not.
             await self.send_error(error.code, error.message, details=error.details,
-                                  snapshot=error.code == "stale_version"
+                                  params=error.params, snapshot=error.code == "stale_version"
                                   and "snapshot" not in error.details)
 
 

@@ -9,7 +9,7 @@ algorithms keep it as a ``{card: copies}`` dict.
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from typing import Any, Final
 
-from .errors import RuleError
+from .errors import RuleError, given
 
 SUITS = "SHCD"
 FACES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -62,7 +62,7 @@ def parse_card(token):
     try:
         return _BY_TOKEN[token]
     except (KeyError, TypeError):
-        raise RuleError("bad_card", f"not a card: {token!r}") from None
+        raise RuleError("bad_card", f"not a card: {token!r}", card=given(token)) from None
 
 
 def parse_cards(tokens):

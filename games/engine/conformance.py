@@ -11,7 +11,7 @@ from collections import Counter
 
 from .cards import FACE_VALUE, SUITS, format_cards, is_submultiset, parse_card
 from .conformance_adapters import ADAPTERS
-from .errors import RuleError
+from .errors import RuleError, given
 from .registry import get_variant
 from .units import format_of
 
@@ -160,11 +160,11 @@ def evaluate(case):
         raise bad("a case must be an object")
     kind = case.get("kind")
     if kind not in KINDS:
-        raise RuleError("unknown_kind", f"no such kind: {kind!r}")
+        raise RuleError("unknown_kind", f"no such kind: {kind!r}", kind=given(kind))
     variant = get_variant(case.get("variant"))
     adapter = ADAPTERS.get(variant.id)
     if adapter is None or kind not in adapter.kinds:
-        raise RuleError("not_applicable", f"{kind} is not defined for {variant.id}")
+        raise RuleError("not_applicable", f"{kind} is not defined for {variant.id}", kind=kind, variant=variant.id)
 
     decks = variant.decks
     if adapter.takes_decks:
@@ -223,10 +223,10 @@ def _trump(variant, case, kind):
     t = case.get("trump")
     if t is None:
         if not variant.allows_no_trump:
-            raise RuleError("bad_trump", f"{variant.id} always has a trump suit")
+            raise RuleError("bad_trump", f"{variant.id} always has a trump suit", trump=None)
         return None
     if not isinstance(t, str) or len(t) != 1 or t not in SUITS:
-        raise RuleError("bad_trump", f"not a suit letter: {t!r}")
+        raise RuleError("bad_trump", f"not a suit letter: {t!r}", trump=given(t))
     return SUITS.index(t)
 
 
@@ -235,7 +235,7 @@ def _level(variant, adapter, case, kind):
         return variant.default_level
     level = case.get("level")
     if not isinstance(level, str) or level not in FACE_VALUE or FACE_VALUE[level] not in variant.levels:
-        raise RuleError("bad_level", f"not a level: {level!r}")
+        raise RuleError("bad_level", f"not a level: {level!r}", level=given(level))
     return FACE_VALUE[level]
 
 
@@ -274,7 +274,7 @@ def _rc_throw(v, ctx, f):
     cards = f["cards"].cards
     hand = f["hand"].cards if f["hand"] is not None else None
     if ctx.class_of_cards(cards) is None:
-        raise RuleError("illegal_lead", "a lead must be all of one class")
+        raise RuleError("illegal_lead", "a lead must be all of one class", reason="mixed")
     if hand is not None and not is_submultiset(cards, hand):
         raise RuleError("play_not_in_hand", "the thrown cards are not all in the hand")
     ok, played, reason = v.throw_result(ctx, cards, [o.cards for o in f["others"]], hand)

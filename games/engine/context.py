@@ -6,9 +6,14 @@ hot paths only index precomputed tuples (RULES §1.2–1.3).
 
 from typing import Any, Final
 
-from .cards import N_IDENTITIES, SORT_KEY
+from .cards import N_IDENTITIES, SORT_KEY, SUITS
 
 TRUMP: Final = 4  # plain classes are the suit indexes 0..3, so cls[c] == suit_of(c) for plain cards
+
+
+def class_token(cls):
+    """A class as the protocol names it (a refusal's ``suit``): its suit letter, or "trump"."""
+    return "trump" if cls == TRUMP else SUITS[cls]
 _ALL = bytes(range(N_IDENTITIES))
 
 

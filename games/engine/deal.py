@@ -17,13 +17,25 @@ from typing import Any
 
 from .cards import TOKENS, format_cards, full_deck, parse_cards
 from .draws import below, shuffle
-from .errors import RuleError
+from .errors import RuleError, given
 from .native import mypyc_attr
 from .variant import Variant
 
 
 def team_of(seat):
     return seat % 2
+
+
+def not_held(hand, cards):
+    """The ``cards_not_held`` refusal, naming the ``cards`` (tokens) the hand lacks."""
+    left = list(hand)
+    missing = []
+    for c in cards:
+        if c in left:
+            left.remove(c)
+        else:
+            missing.append(c)
+    return RuleError("cards_not_held", "you do not hold these cards", cards=format_cards(missing))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -148,7 +160,8 @@ class DealPhases:
 
     def _need_phase(self, state, *phases):
         if state["phase"] not in phases:
-            raise RuleError("wrong_phase", f"not allowed in phase {state['phase']}")
+            raise RuleError("wrong_phase", f"not allowed in phase {state['phase']}",
+                            phase=state["phase"], allowed=list(phases))
 
     def _need_system(self, action):
         if action.get("seat") is not None:
@@ -159,7 +172,7 @@ class DealPhases:
         if seat is None:
             raise RuleError("bad_seat", "this action needs a seat")
         if state["turn"] != seat:
-            raise RuleError("not_your_turn", "it is not your turn")
+            raise RuleError("not_your_turn", "it is not your turn", turn=state["turn"])
         return seat
 
     def _cards(self, state: dict, seat: Any, action: dict) -> tuple:
@@ -176,16 +189,16 @@ class DealPhases:
             cards = list(raw)
             for c in cards:
                 if type(c) is not int:
-                    raise RuleError("bad_card", "not a card")
+                    raise RuleError("bad_card", "not a card", card=given(c))
                 ci: int = c
                 if not 0 <= ci < 54:
-                    raise RuleError("bad_card", "not a card")
+                    raise RuleError("bad_card", "not a card", card=ci)
         rest: list = list(state["hands"][seat])
         try:
             for c in cards:
                 rest.remove(c)
         except ValueError:
-            raise RuleError("cards_not_held", "you do not hold these cards") from None
+            raise not_held(state["hands"][seat], cards) from None
         return cards, rest
 
     # --- the deal, the declarations and the bury -----------------------------------------
@@ -221,7 +234,8 @@ class DealPhases:
         cards, _ = self._cards(state, seat, action)
         ok, standing = self.declaration_allowed(state, seat, cards)
         if not ok:
-            raise RuleError("declaration_rejected", "this declaration does not beat the standing one")
+            raise RuleError("declaration_rejected", "this declaration does not beat the standing one",
+                            cards=format_cards(cards))
         state["standing"] = standing
         state["declarations"] = state["declarations"] + [{"seat": seat, "cards": cards}]
         events.extend(self.declaration_events(state, seat, cards))
@@ -284,7 +298,8 @@ class DealPhases:
         seat = self._need_turn(state, action)
         cards, rest = self._cards(state, seat, action)
         if len(cards) != self.variant.kitty_size:
-            raise RuleError("wrong_count", f"bury exactly {self.variant.kitty_size} cards")
+            raise RuleError("wrong_count", f"bury exactly {self.variant.kitty_size} cards",
+                            count=self.variant.kitty_size, given=len(cards))
         state["hands"][seat] = rest
         state["kitty"] = cards
         events.append({"type": "buried", "to": seat, "cards": format_cards(cards)})

@@ -61,8 +61,9 @@ class Descriptor:
         for option in self.options:
             value = raw.pop(option.name, option.default)
             if type(value) is not type(option.default) or value not in option.values():
-                raise RuleError("bad_option", f"{option.name} must be one of {list(option.values())}")
+                raise RuleError("bad_option", f"{option.name} must be one of {list(option.values())}",
+                                option=option.name, values=list(option.values()))
             clean[option.name] = value
         if raw:
-            raise RuleError("bad_option", f"unknown options: {sorted(raw)}")
+            raise RuleError("bad_option", f"unknown options: {sorted(raw)}", unknown=sorted(raw))
         return clean

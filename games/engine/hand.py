@@ -47,7 +47,7 @@ from typing import Any
 from . import views
 from .context import TrumpContext
 from .deal import team_of
-from .errors import RuleError
+from .errors import RuleError, given
 from .moves import lowest_follow, lowest_lead, random_follow, random_lead, random_single
 from .native import mypyc_attr
 from .playable import playable
@@ -103,7 +103,7 @@ class HandMachine(TrickPhases):
         if not play:
             handler = self.handlers.get(kind)
             if handler is None:
-                raise RuleError("unknown_action", f"unknown action {act.get('type')!r}")
+                raise RuleError("unknown_action", f"unknown action {act.get('type')!r}", action=given(kind))
         if state["phase"] == "end":
             raise RuleError("hand_over", "the hand has ended")
         seat = act.get("seat")

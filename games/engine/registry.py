@@ -8,7 +8,7 @@ package, so there is no import cycle: packages build on ``hand.py``, ``variant.p
 """
 
 from .classic import DESCRIPTOR as CLASSIC
-from .errors import RuleError
+from .errors import RuleError, given
 from .four_deck import DESCRIPTOR as FOUR_DECK
 from .guigang import DESCRIPTOR as GUIGANG
 from .point_bid import DESCRIPTOR as POINT_BID
@@ -27,7 +27,7 @@ def descriptor(variant_id):
     try:
         return _DESCRIPTORS[variant_id]
     except (KeyError, TypeError):
-        raise RuleError("unknown_variant", f"no such variant: {variant_id!r}") from None
+        raise RuleError("unknown_variant", f"no such variant: {variant_id!r}", variant=given(variant_id)) from None
 
 
 def variant_ids():

@@ -8,9 +8,11 @@ from typing import Any
 
 from .cards import POINTS, TOKENS, format_cards, remove_cards
 from .context import TrumpContext
+from .deal import not_held
 from .errors import RuleError
 from .hand_end import EndPhases
 from .native import mypyc_attr
+from .refusals import follow_params, throw_params
 from .variant import LeadShape
 
 
@@ -41,8 +43,8 @@ class TrickPhases(EndPhases):
                 rest.remove(card)
             except ValueError:
                 if not 0 <= card < 54:
-                    raise RuleError("bad_card", "not a card") from None
-                raise RuleError("cards_not_held", "you do not hold these cards") from None
+                    raise RuleError("bad_card", "not a card", card=card) from None
+                raise not_held(hand, [card]) from None
             cards = [card]
         else:
             cards, rest = self._cards(state, seat, action)
@@ -75,12 +77,12 @@ class TrickPhases(EndPhases):
                 cls = ctx.cls
                 led: int = cls[lead[0]]
                 if cls[cards[0]] != led and not ctx.members[led].isdisjoint(hand):
-                    raise RuleError("illegal_follow", self.follow_hint(ctx, self.variant.lead_shape(ctx, lead), hand))
+                    raise self.follow_refusal(ctx, self.variant.lead_shape(ctx, lead), hand)
             else:
                 v = self.variant
                 shape = v.lead_shape(ctx, lead)
                 if not v.is_legal_follow(ctx, shape, hand, cards):
-                    raise RuleError("illegal_follow", self.follow_hint(ctx, shape, hand))
+                    raise self.follow_refusal(ctx, shape, hand)
         hands[seat] = rest
         plays = [*plays, cards]
         # A single's token at once: most plays are singles, and a call costs more than this.
@@ -109,7 +111,8 @@ class TrickPhases(EndPhases):
         others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
         ok, played, reason = v.throw_result(ctx, cards, others, hands[seat])
         if reason == "own_higher":
-            raise RuleError("throw_refused", "you hold a card that beats part of this throw")
+            raise RuleError("throw_refused", "you hold a card that beats part of this throw",
+                            **throw_params(v, ctx, seat, cards, hands[seat]))
         if ok:
             return cards, v.lead_shape(ctx, cards)
         events.append(
@@ -122,6 +125,11 @@ class TrickPhases(EndPhases):
             }
         )
         return played, v.lead_shape(ctx, played)
+
+    def follow_refusal(self, ctx, shape, hand):
+        """The ``illegal_follow`` refusal: the hint's words, and what the follow owed."""
+        return RuleError("illegal_follow", self.follow_hint(ctx, shape, hand),
+                         **follow_params(self.variant, ctx, shape, hand))
 
     def follow_hint(self, ctx, shape, hand):
         """Words for an illegal follow: what the follower must play."""

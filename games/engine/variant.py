@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from .cards import counts_of
-from .context import TRUMP, TrumpContext
+from .context import TRUMP, TrumpContext, class_token
 from .errors import RuleError
 from .native import mypyc_attr
 from .units import Unit, decompose, tractors
@@ -100,15 +100,16 @@ class Variant:
 
     def _lead_shape(self, ctx, cards):
         if not cards:
-            return RuleError("illegal_lead", "a lead needs at least one card")
+            return RuleError("illegal_lead", "a lead needs at least one card", reason="empty")
         if len(cards) == 1:  # a single is its own one unit: nothing to decompose
             return LeadShape(ctx.cls[cards[0]], 1, [Unit(1, 1, (cards[0],))])
         cls = ctx.class_of_cards(cards)
         if cls is None:
-            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            return RuleError("illegal_lead", "a lead must be all of one suit or all trump", reason="mixed")
         units = self.decompose(ctx, counts_of(cards))
         if len(units) > 1 and not self.throw_allowed(cls):
-            return RuleError("illegal_lead", "this lead is several units and throws are not allowed here")
+            return RuleError("illegal_lead", "this lead is several units and throws are not allowed here",
+                             reason="throw", suit=class_token(cls), throws=self.throws)
         return LeadShape(cls, len(cards), units)
 
     def unit_beaten(self, ctx, unit, counts):
@@ -145,6 +146,11 @@ class Variant:
     def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
         """The distinct cards of ``hs_counts`` (the follower's led-class cards, more of them
         than the lead has) that some follow of key ``best`` holds (playable.follow_cards)."""
+        raise NotImplementedError
+
+    def follow_owed(self, ctx, shape, best):
+        """The units a follow of key ``best`` holds, in the words of a refusal
+        (``illegal_follow``'s ``owed``, docs/protocol.md; refusals.owed_unit)."""
         raise NotImplementedError
 
     def is_legal_follow(self, ctx: TrumpContext, shape: LeadShape, hand: Any, play: Any) -> bool:

@@ -116,7 +116,7 @@ def engine_step(change, action):
     try:
         change.state, events = machine.apply(change.state, action)
     except RuleError as error:
-        raise ActionError(error.code, error.message) from None
+        raise ActionError(error.code, error.message, params=error.params) from None
     for event in events:
         audience = event.get("to")
         change.event({k: v for k, v in event.items() if k != "to"}, audience)

@@ -33,7 +33,7 @@ def table_rules_clean(*, variant, options, turn_timeout, cap):
     try:
         options = descriptor(variant).options_clean(options)
     except RuleError as error:
-        raise ActionError(error.code, error.message) from None
+        raise ActionError(error.code, error.message, params=error.params) from None
     if not isinstance(turn_timeout, int) or isinstance(turn_timeout, bool) \
             or not 5 <= turn_timeout <= 300:
         raise ActionError("bad_timeout", "the turn timeout is 5-300 seconds")

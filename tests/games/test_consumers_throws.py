@@ -103,6 +103,8 @@ async def test_a_throw_refused_by_the_throwers_own_hand_reaches_only_the_thrower
     while frame["type"] != "error":
         frame = await comms[dealer].receive_json_from(timeout=10)
     assert frame["code"] == "throw_refused"
+    # What the page says it with (docs/protocol.md): the kept HK beats the thrown HQ.
+    assert frame["params"] == {"seat": dealer, "beaten": ["HQ"], "by": ["HK"]}
     after = await sync_to_async(GameState.objects.get)(table=table)
     assert (after.version, after.seq, after.state) == (before.version, before.seq, before.state)
 

@@ -7,6 +7,9 @@ from games.engine.cards import parse_cards
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.models import GameState
+from games.services.play import game_apply_action
+
+from .test_consumers_throws import dealer_to_lead
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -96,6 +99,39 @@ async def test_each_bad_input_is_refused_with_its_code_and_changes_nothing(
         await comm.disconnect()
 
 
+@sync_to_async
+def dealer_leads(seated_table, helpers, hands, cards):
+    """dealer_to_lead's classic hand (level 2, trump S), the dealer having led `cards`."""
+    table, users, dealer = dealer_to_lead(seated_table, helpers, hands)
+    game_apply_action(table_id=table.pk, user=users[dealer], version=helpers.game_of(table).version,
+                      action={"type": "play", "cards": cards})
+    return table, users, dealer, helpers.game_of(table).version
+
+
+async def test_an_illegal_follow_tells_the_follower_what_was_owed(seated_table, ws_connect, helpers):
+    # The dealer leads the pair H9 H9; the next seat holds four hearts, the pair HK HK among
+    # them, so it must answer with that pair (RULES §2.6: a pair lead takes a held pair). It
+    # answers H3 H4: the error names the suit, the pair owed and the one legal follow.
+    hands = ["H9 H9 C3 C4", "HK HK H3 H4 C5", "D3 D4 D5 D6", "D8 D9 D10 DJ"]
+    table, users, dealer, version = await dealer_leads(seated_table, helpers, hands, ["H9", "H9"])
+    follower = (dealer + 1) % 4
+    comm, ok, _ = await ws_connect(users[follower], f"/ws/tables/{table.pk}/play/")
+    assert ok
+    await comm.send_json_to({"type": "action", "version": version,
+                             "action": {"type": "play", "cards": ["H3", "H4"]}})
+    frame = await expect_error(comm, "illegal_follow")
+    assert frame["params"] == {"suit": "H", "led": 2, "count": 2,
+                               "owed": [{"shape": "pair", "cards": 2, "width": 2, "length": 1}],
+                               "example": ["HK", "HK"]}
+    assert frame["message"]  # the English words stay, for logs and older pages
+    # A refusal of the platform's own carries an empty params object, and its details as before.
+    await comm.send_json_to({"type": "action", "version": version - 1,
+                             "action": {"type": "play", "cards": ["HK", "HK"]}})
+    stale = await expect_error(comm, "stale_version")
+    assert stale["params"] == {} and stale["snapshot"]["version"] == version
+    await comm.disconnect()
+
+
 async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_flooder(
         seated_table, ws_connect, settings):
     settings.GAMES_SOCKET_RATE = 5
@@ -129,7 +165,6 @@ async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_floo
 
 async def test_a_player_who_stands_up_loses_the_socket_before_the_next_occupant_is_dealt(
         seated_table, ws_connect, make_user, helpers):
-    from games.services.play import game_apply_action
     from games.services.tables import table_sit
 
     table, users = await sync_to_async(seated_table)()

@@ -10,7 +10,7 @@ bonus as the defenders' total, and each seat seeing its own hidden declarations.
 from typing import Any
 
 from ..cards import BJ, LJ, counts_of, face_of, format_cards, suit_of
-from ..context import TRUMP, TrumpContext
+from ..context import TRUMP, TrumpContext, class_token
 from ..errors import RuleError
 from ..hand import HandMachine
 from ..native import mypyc_attr
@@ -52,18 +52,19 @@ class FourDeckFamily(Variant):
     def _lead_shape(self, ctx, cards):
         """The lead's shape, or RuleError('illegal_lead') (returned: the base memoises it)."""
         if not cards:
-            return RuleError("illegal_lead", "a lead needs at least one card")
+            return RuleError("illegal_lead", "a lead needs at least one card", reason="empty")
         cls = ctx.class_of_cards(cards)
         if cls is None:
-            return RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            return RuleError("illegal_lead", "a lead must be all of one suit or all trump", reason="mixed")
         unit = unit_of(ctx, counts_of(cards))
         if unit is None:
-            return RuleError("illegal_lead", "a lead must be one unit: there are no throws (領牌不能甩牌)")
+            return RuleError("illegal_lead", "a lead must be one unit: there are no throws (領牌不能甩牌)",
+                             reason="throw", suit=class_token(cls), throws=self.throws)
         return LeadShape(cls, len(cards), [unit])
 
     def throw_result(self, ctx, cards, others, hand=None):
         if ctx.class_of_cards(cards) is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump", reason="mixed")
         if unit_of(ctx, counts_of(cards)) is None:
             return False, [], "not_allowed"
         return True, list(cards), None

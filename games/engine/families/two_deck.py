@@ -13,6 +13,7 @@ from ..cards import counts_of, expand, remove_cards
 from ..context import TRUMP, TrumpContext
 from ..errors import RuleError
 from ..native import mypyc_attr
+from ..refusals import owed_unit
 from ..units import can_pack, canonical_decompositions, packings, subtract, unit_sort_key
 from ..variant import LeadShape, Variant
 
@@ -31,7 +32,7 @@ class TwoDeckFamily(Variant):
         order the cards were given in (NOTATION §1: a card list is a multiset)."""
         shape_cls = ctx.class_of_cards(cards)
         if shape_cls is None:
-            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump")
+            raise RuleError("illegal_lead", "a lead must be all of one suit or all trump", reason="mixed")
         splits = canonical_decompositions(ctx, counts_of(cards), self.max_copies)
         if len(splits[0]) == 1:
             return True, list(cards), None
@@ -97,6 +98,11 @@ class TwoDeckFamily(Variant):
         if not t_target or p_target > sum(t_target):
             return {c for c, k in hs_counts.items() if k >= 2}
         return {c for p in packings(ctx, hs_counts, 2, list(t_target)) for u in p for c in u.cards}
+
+    def follow_owed(self, ctx, shape, best):
+        """(t, p): the tractors of pairs of t, then the pairs up to p outside them."""
+        t, p = best
+        return [owed_unit(2, length) for length in t] + [owed_unit(2, 1) for _ in range(p - sum(t))]
 
     def build_follow(self, ctx, shape, hs_counts, best, key):
         """The cheapest packing of the required tractors, then the cheapest extra pairs,

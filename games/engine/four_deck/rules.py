@@ -16,6 +16,7 @@ from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
 from ..native import mypyc_attr
+from ..refusals import owed_unit
 from ..units import Unit, has_tractor, subtract, tractors
 from ..variant import LeadShape
 
@@ -293,6 +294,28 @@ class FourDeck(FourDeckFamily, LevelFamily):
         left = subtract(subtract(left, three, 3), two, 2)
         chosen += sorted(expand(left), key=cost)[: n - len(chosen)]
         return chosen
+
+    def follow_owed(self, ctx, shape, best):
+        """(tier, blocks, rest): a tier above 0 is one unit of the lead's cards (the lead's
+        own copies, or more where its size allows: ``or_more_copies``; or the tier's fewer
+        copies); else the blocks (a tractor of any copies or a quad, by size), then the
+        rest's triples and pairs (a triple counting as a pair too)."""
+        n, copies = shape.n, shape.copies
+        tier_ = best[0]
+        if tier_ == SAME_OR_STRONGER:
+            unit = owed_unit(copies, n // copies)
+            if any(n % more == 0 for more in range(copies + 1, 5)):
+                unit["or_more_copies"] = True
+            return [unit]
+        if tier_:
+            return [owed_unit(tier_, n // tier_)]
+        if n < 6:
+            blocks, (pairs, triples) = (), best[2]
+        else:
+            blocks, (triples, pairs) = best[1], best[2]
+        return ([{"shape": "block", "cards": size} for size in blocks]
+                + [owed_unit(3, 1) for _ in range(triples)]
+                + [owed_unit(2, 1) for _ in range(pairs - triples)])
 
     def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
         """A tier above 0 is one unit: the cards of every such unit; else the rest of §3.6

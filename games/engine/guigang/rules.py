@@ -15,6 +15,7 @@ from ..context import TRUMP, Chain, TrumpContext
 from ..families.four_deck import FourDeckFamily, four_deck_ranks
 from ..families.levels import LevelFamily
 from ..native import mypyc_attr
+from ..refusals import owed_unit
 from ..units import Unit, has_tractor, subtract, tractors
 from ..variant import LeadShape
 
@@ -248,6 +249,13 @@ class Guigang(FourDeckFamily, LevelFamily):
     def build_follow(self, ctx, shape, hs_counts, best, key):
         """``best`` is the maximum key, which ``cheapest_follow`` reaches by construction."""
         return cheapest_follow(ctx, hs_counts, shape.n, key)
+
+    def follow_owed(self, ctx, shape, best):
+        """(tierA, tractors, pairs): tierA is one unit of the lead's cards with pairs or more
+        (``unit``); else the tractors by size (of any copies), then the pairs outside them."""
+        if best[0] == 1:
+            return [{"shape": "unit", "cards": shape.n}]
+        return [{"shape": "tractor", "cards": size} for size in best[1]] + [owed_unit(2, 1) for _ in range(best[2])]
 
     def follow_cards(self, ctx: TrumpContext, shape: LeadShape, hs_counts: Any, best: Any) -> "set[int]":
         """TierA: the cards of every one-unit answer; else structure_cards."""

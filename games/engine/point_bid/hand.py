@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from ..cards import SUITS, format_cards, points_of, remove_cards, suit_of
 from ..context import TRUMP, TrumpContext
-from ..errors import RuleError
+from ..errors import RuleError, given
 from ..hand import HandMachine
 from ..native import mypyc_attr
 from .rules import (
@@ -169,7 +169,7 @@ class PointBidMachine(HandMachine):
         seat = self._need_turn(state, action)
         token = action.get("trump")
         if token is not None and (not isinstance(token, str) or token not in SUITS or len(token) != 1):
-            raise RuleError("bad_trump", "trump is a suit letter or null (全常主)")
+            raise RuleError("bad_trump", "trump is a suit letter or null (全常主)", trump=given(token))
         state["trump"] = None if token is None else SUITS.index(token)
         state["trump_named"] = True
         state["specials"] = self.specials(state)
@@ -193,7 +193,8 @@ class PointBidMachine(HandMachine):
         self._need_phase(state, "bury")
         self._need_turn(state, action)
         if not self.can_surrender(state):
-            raise RuleError("surrender_not_allowed", f"surrender needs a contract of at least {SURRENDER_MIN}")
+            raise RuleError("surrender_not_allowed", f"surrender needs a contract of at least {SURRENDER_MIN}",
+                            min=SURRENDER_MIN)
         events.append({"type": "surrendered", "to": None, "seat": state["dealer"]})
         self._end(state, self._result(state, 0, 0, 0, surrender=True), events)
 
@@ -363,7 +364,7 @@ class PointBidTable:
     def new_match(self, seed, options=None):
         decks = (options or {}).get("decks", POINT_BID.decks)
         if decks not in self.machines or isinstance(decks, bool):
-            raise RuleError("bad_option", "decks must be 1 or 2")
+            raise RuleError("bad_option", "decks must be 1 or 2", option="decks", values=sorted(self.machines))
         return self.machines[decks].new_match(seed, options)
 
     def for_state(self, state):

@@ -79,15 +79,17 @@ def apply_bid(bidding, seat, amount):
     if bidding.over:
         raise RuleError("bidding_over", "the bidding is over")
     if seat != bidding.turn:
-        raise RuleError("not_your_turn", f"it is seat {bidding.turn}'s turn to bid")
+        raise RuleError("not_your_turn", f"it is seat {bidding.turn}'s turn to bid", turn=bidding.turn)
     passed, dealer, bid = bidding.passed, bidding.dealer, bidding.bid
     if amount is None:
         passed = passed | {seat}
     else:
         if not is_bid_amount(amount):
-            raise RuleError("illegal_bid", f"a bid is a multiple of {BID_STEP} from 0 to {BID_MAX}")
+            raise RuleError("illegal_bid", f"a bid is a multiple of {BID_STEP} from 0 to {BID_MAX}",
+                            step=BID_STEP, max=BID_MAX)
         if bid is not None and amount > bid - BID_STEP:
-            raise RuleError("illegal_bid", f"a bid must be at least {BID_STEP} below {bid}")
+            raise RuleError("illegal_bid", f"a bid must be at least {BID_STEP} below {bid}",
+                            step=BID_STEP, max=bid - BID_STEP)
         dealer, bid = seat, amount
     if bid == 0 or len(passed) == 4 or (dealer is not None and len(passed) == 3):
         return Bidding(bidding.first_bidder, None, passed, dealer, bid)
