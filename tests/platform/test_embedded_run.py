@@ -160,9 +160,13 @@ def production_safe(platform, opener, data_dir):
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     page = table.read().decode()
     assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
-    assert {"/static/ui/table.js", "/static/ui/site.js"} <= set(assets)
+    assert {"/static/ui/table/main.js", "/static/ui/site.js"} <= set(assets)
     assert any(a.endswith(".css") for a in assets)
-    for asset in assets:
+    # The table's modules main.js imports, by their paths relative to it.
+    with opener.open(platform.base + "/static/ui/table/main.js") as response:
+        modules = re.findall(r'^import .* from "\./([\w.]+\.js)";$', response.read().decode(), re.M)
+    assert len(modules) == 4
+    for asset in assets + [f"/static/ui/table/{m}" for m in modules]:
         with opener.open(platform.base + asset) as response:
             kind = response.headers["Content-Type"]
             assert response.status == 200 and response.read(), asset
