@@ -17,7 +17,7 @@ class RegistrationForm(UserCreationForm):
         fields = ("username", "display_name", "preferred_language")
         help_texts = {"display_name": _("Shown at the table; Chinese characters are welcome.")}
         error_messages = {"display_name": {
-            "required": _("Choose a display name (昵称): it is what the table shows.")}}
+            "required": _("Choose a display name: it is what the table shows.")}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -36,7 +37,21 @@ class User(AbstractUser):
     turn_sound = models.BooleanField(_("sound when it is my turn"), default=False)
 
     def __str__(self):
+        number = self.bot_number
+        if number is not None:
+            # A bot's name is its number, in the reader's language (机器人 3 / Bot 3).
+            return gettext("Bot %(number)s") % {"number": number}
         return self.display_name or self.username
+
+    @property
+    def bot_number(self):
+        """The number of a bot the platform made and named (username bot-<n>, display name
+        "Bot <n>" or none), else None: a bot an operator named keeps its name."""
+        prefix, _dash, number = self.username.partition("-")
+        if self.is_bot and prefix == "bot" and number.isdigit() and \
+                self.display_name in ("", f"Bot {number}"):
+            return int(number)
+        return None
 
 
 class PointAccount(models.Model):
@@ -116,7 +131,7 @@ class LedgerTransaction(AppendOnlyModel):
         BOT_BACKING = "bot_backing", _("Bot backing")
         # The daily grant to a player whose points no longer cover the smallest table
         # (accounts.services.relief_grant).
-        RELIEF = "relief", _("Daily relief (救济金)")
+        RELIEF = "relief", _("Daily relief")
 
     key = models.CharField(_("key"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)

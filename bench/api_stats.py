@@ -6,7 +6,7 @@
         --hands 1000000 --players 10000 --requests 2000
 
 Seeding writes users, point accounts, tables, hands, hand players and the PlayerStats
-counters with COPY (what games.services.hand_stats_record would have written hand by hand; a
+counters with COPY (what games.services.settlement.hand_stats_record would have written hand by hand; a
 sample of hands also goes through hand_stats_record itself to time the write path). A database that
 already holds the hands is reused; --reseed starts over. Requests go through the whole
 Django stack in-process (middleware, DRF, serializers), not over a socket.

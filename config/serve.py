@@ -3,7 +3,7 @@
 daphne runs Twisted on an asyncio loop that `daphne.server` creates when it is imported, so
 the loop's policy has to be set before that import: config/asgi.py comes too late. uvloop
 took about 5% off daphne's CPU per action, for the tables and the bare echo alike
-(docs/architecture.md, "Sixth round"). Without uvloop (a platform it does not build on)
+(platform/SCALING.md, the uvloop row). Without uvloop (a platform it does not build on)
 daphne runs on asyncio's own loop, as `daphne` would.
 """
 import asyncio

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.selectors import users_banned_now
+from games.engine.facts import hand_facts
 from games.engine.registry import machine_for
 from games.models import (
     SPECTATORS,
@@ -52,12 +53,13 @@ class GameStateAdmin(ReadOnlyAdmin):
         state = game.state
         if state is None:
             return "–"
-        if state["phase"] != "end":
+        facts = hand_facts(state)
+        if facts.phase != "end":
             return format_html(
                 "<p>{}</p>{}",
                 _("The hand is being played: this is what a spectator sees. The hands, the "
                   "kitty, the deck and the seed show once it has ended."),
-                _json_block(machine_for(state["variant"]).view(state, None)))
+                _json_block(machine_for(facts.variant).view(state, None)))
         return _json_block(state)
 
 

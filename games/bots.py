@@ -12,6 +12,7 @@ import logging
 
 from games.engine.bot import bot_action
 from games.engine.errors import RuleError
+from games.engine.facts import hand_facts
 from games.engine.registry import machine_for
 from games.engine.strength import BUDGET_MS, bot_decide
 
@@ -38,14 +39,17 @@ def bot_choose_action(state, seat, level="easy", late=0.0):
         # the failure is logged for the developers.
         logger.exception("bot search failed (level %s, seat %s); the policy plays", level, seat)
         action = bot_action(state, seat)
-    if action is None and state["phase"] == "declare" and state.get("standing") is None:
+    facts = hand_facts(state)
+    if action is None and facts.phase == "declare" and not facts.declared:
         return _any_declaration(state, seat)
     return action
 
 
 def _any_declaration(state, seat):
-    machine = machine_for(state["variant"])
-    for card in sorted(set(state["hands"][seat])):
+    machine = machine_for(hand_facts(state).variant)
+    # The cards of the seat's legal declarations (the view's playable): the lowest that
+    # declares alone.
+    for card in sorted(machine.playable(state, seat)):
         action = {"type": "declare", "seat": seat, "cards": [card]}
         try:
             machine.apply(state, action)

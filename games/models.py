@@ -36,7 +36,7 @@ class GameState(models.Model):
     timer_kind = models.CharField(max_length=16, blank=True)
     # When the timer task last sent to Celery for this table is due (None: none sent). A
     # change whose deadline is no earlier sends none: that task, finding its version stale,
-    # starts the one for the deadline then (games.services.game_timer_rearm).
+    # starts the one for the deadline then (games.services.timeouts.game_timer_rearm).
     timer_at = models.DateTimeField(null=True, blank=True)
     # Changes whenever this row, a seat of the table or the table's rules change, whoever
     # writes them: database triggers give it a new random value on every such write that
@@ -163,7 +163,7 @@ class GameEvent(models.Model):
 
 
 class TableClosure(models.Model):
-    """A table an operator force-closed (games.services.table_close): it leaves the live
+    """A table an operator force-closed (games.services.tables.table_close): it leaves the live
     list and nobody sits there again."""
 
     table = models.OneToOneField("lobby.Table", on_delete=models.CASCADE, primary_key=True,

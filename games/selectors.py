@@ -10,7 +10,7 @@ from django.db.models import Prefetch, Q, Sum
 from accounts.models import LedgerEntry, PointAccount
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
-from games.engine.facts import hand_teams
+from games.engine.facts import hand_facts, hand_teams
 from games.engine.registry import descriptor, machine_for
 from games.models import (
     SPECTATORS,
@@ -44,6 +44,8 @@ def table_public(*, table, seats, control, version):
                 "name": str(s.user) if s.user_id else None,
                 "bot": bool(s.user_id and s.user.is_bot),
                 "bot_level": s.user.bot_level if s.user_id and s.user.is_bot else None,
+                # The page names a platform bot in its reader's language (机器人 3 / Bot 3).
+                "bot_number": s.user.bot_number if s.user_id else None,
                 "ready": s.ready,
                 "auto": control[s.number]["auto"],
                 "connected": control[s.number]["connected"],
@@ -68,12 +70,13 @@ def game_views(*, game, seats, audiences):
     state = game.state
     if state is None:
         return dict.fromkeys(audiences)
-    machine = machine_for(state["variant"])
+    variant = hand_facts(state).variant
+    machine = machine_for(variant)
     views = machine.views(state, audiences)
     added = {"timer": _timer_view(game, seats, machine),
              "match": _match_view(game.match) if game.match_id else None,
              "hand_id": game.hand_id,
-             "teams": hand_teams(state, partnerships=descriptor(state["variant"]).partnerships)}
+             "teams": hand_teams(state, partnerships=descriptor(variant).partnerships)}
     for view in views.values():
         view.update(added)
     return views
@@ -223,7 +226,7 @@ def table_public_view(*, table):
     game = GameState.objects.filter(table=table).only("state").first()
     if game is None or not game.state:
         return None
-    return machine_for(game.state["variant"]).view(game.state, None)
+    return machine_for(hand_facts(game.state).variant).view(game.state, None)
 
 
 class HandInProgress(Exception):

@@ -1,8 +1,10 @@
 """A table's cap (封顶) and the money of one hand: RULES P8b.
 
 A table's cap is chosen when it is created, in base stakes: at most the variant's worst
-possible loss of one hand (its descriptor's ``cap_default``, derived from the rules), which
-is the default. Sitting and pressing ready need a balance of cap × base stake.
+possible loss of one hand (its descriptor's ``cap_default``, derived from the rules). The
+new-table form offers the house cap (``cap_house_default``), lowered to what the player's
+points cover (``create_defaults``); a service call that names no cap takes the worst loss.
+Sitting and pressing ready need a balance of cap × base stake.
 
 Settlement is zero-sum among the four players and the house never moves: a loss above
 cap × stake is cut to it, each loser pays at most what they hold above their floor (which the

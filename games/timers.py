@@ -21,6 +21,7 @@ from typing import NamedTuple
 from django.conf import settings
 
 from games.bots import bot_choose_action
+from games.engine.facts import hand_facts
 from games.engine.registry import descriptor, machine_for
 
 # Phases in which no hand is being played: seats change and players press ready.
@@ -87,14 +88,15 @@ def timer_next(*, state, seats, turn_timeout):
     Bots act after their delay and seats on 托管 after the auto delay, so a table of bots
     (or of absent players) plays on without waiting out a player's time.
     """
-    if state is None or state["phase"] == "waiting":
+    facts = hand_facts(state) if state is not None else None
+    if facts is None or facts.phase == "waiting":
         return None
-    if state["phase"] == "end":
+    if facts.phase == "end":
         if not _waiting_for_ready(seats):
             return None
-        return "ready", timer_length(variant=state["variant"], kind="ready",
+        return "ready", timer_length(variant=facts.variant, kind="ready",
                                      turn_timeout=turn_timeout)
-    timer = machine_for(state["variant"]).timer_due(state)
+    timer = machine_for(facts.variant).timer_due(state)
     if timer is None:
         return None
     kind, seat = timer
@@ -104,7 +106,7 @@ def timer_next(*, state, seats, turn_timeout):
         return kind, settings.GAMES_AUTO_DELAY
     if kind == "declare" and all(s.bot for s in seats):
         return kind, bot_delay()
-    return kind, timer_length(variant=state["variant"], kind=kind, turn_timeout=turn_timeout)
+    return kind, timer_length(variant=facts.variant, kind=kind, turn_timeout=turn_timeout)
 
 
 def timer_fired(*, state, seats, turn_timeout, late=0.0):
@@ -117,17 +119,18 @@ def timer_fired(*, state, seats, turn_timeout, late=0.0):
     redealt forever. After a hand, the human seats still not ready are stood up (P14).
     `late`: seconds past the timer's deadline; they come off a searching bot's budget.
     """
-    if state["phase"] == "end":
+    facts = hand_facts(state)
+    if facts.phase == "end":
         return Firing(stand_up=_waiting_for_ready(seats))
-    timer = machine_for(state["variant"]).timer(state)
+    timer = machine_for(facts.variant).timer(state)
     if timer is None:
         return None
     kind, seat, action = timer
     if seat is None:
-        if kind == "deal" and not timer_length(variant=state["variant"], kind=kind,
+        if kind == "deal" and not timer_length(variant=facts.variant, kind=kind,
                                                turn_timeout=turn_timeout):
             # An unpaced deal (benches, tests) deals the rest of the deck in one step.
-            action = dict(action, count=len(state["deck"]))
+            action = dict(action, count=facts.deck_left)
         if kind == "declare":
             declaration = _stand_in_declaration(state, seats)
             if declaration is not None:

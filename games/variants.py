@@ -4,11 +4,11 @@ read variants here and never import games.engine."""
 
 from games.engine.cards import FACES
 from games.engine.errors import RuleError
-from games.engine.facts import fixed_teams
+from games.engine.facts import fixed_teams, seat_team
 from games.engine.registry import descriptor, descriptors, variant_ids
 
-__all__ = ["descriptor", "descriptor_or_none", "descriptors", "level_name", "variant_ids",
-           "variant_teams"]
+__all__ = ["descriptor", "descriptor_or_none", "descriptors", "level_name", "seat_team",
+           "variant_ids", "variant_teams"]
 
 
 def descriptor_or_none(variant_id):

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -53,7 +54,8 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
 
     def __str__(self):
-        return self.name or f"Table {self.pk}"
+        # Unnamed: a number, in the reader's language (第 2 桌 / Table 2).
+        return self.name or gettext("Table %(number)s") % {"number": self.pk}
 
 
 class Seat(models.Model):

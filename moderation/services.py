@@ -60,7 +60,7 @@ def _points(amount):
 
 
 def table_force_close(*, table_id, operator, reason):
-    """Close a table now (games.services.table_close): settle a hand that has ended, void
+    """Close a table now (games.services.tables.table_close): settle a hand that has ended, void
     and refund one still running (once, key `force_close:hand:<id>`), stand everyone up and
     keep the table out of the lobby. Returns the OperatorAction, whose outcome says what
     was voided and refunded ("nothing to refund" when nothing was). Raises OperatorError
@@ -190,7 +190,7 @@ def sitting_bans_lift(*, bans, operator, reason):
 
 
 def chat_message_delete(*, message_id, operator, reason):
-    """Delete a chat message (games.services.chat_delete): it disappears from every
+    """Delete a chat message (games.services.chat.chat_delete): it disappears from every
     catch-up and snapshot and the open sockets are told. Returns the OperatorAction.
     Raises OperatorError (nothing changed, nothing logged) without the permission or a
     reason, or when it was deleted already."""

@@ -33,7 +33,7 @@ def stats_record_hand(*, hand_id, variant, ended_at, levels, seats):
     ALL_VARIANTS row), at most once per `hand_id`. `levels` is how many levels the hand's
     winners went up; `seats` the four SeatResults. Returns False when it was already counted.
 
-    Call it inside the settlement's transaction (games.services.hand_settle), so counters
+    Call it inside the settlement's transaction (games.services.settlement.hand_settle), so counters
     and ledger commit or roll back together. The RecordedHand row makes a second call (a
     retried task, an operator's re-run) a no-op; counters move by UPDATE ... SET x = x + n,
     so two hands settling at once cannot lose a count.

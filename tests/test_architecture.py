@@ -260,3 +260,13 @@ def test_the_repository_stands_on_its_own():
     assert offenders == []
     for name in ("RULES.md", "NOTATION.md", "CONFORMANCE.md"):
         assert (ROOT / "docs" / "rules" / name).is_file()
+
+
+MAX_LINES = 500  # past this a module holds more than one thing: split it by what each part does
+
+
+def test_no_module_of_games_is_longer_than_max_lines():
+    long = [f"{path.relative_to(ROOT)}: {n}" for path in sorted((ROOT / "games").rglob("*.py"))
+            if "migrations" not in path.parts
+            and (n := len(path.read_text().splitlines())) > MAX_LINES]
+    assert long == []

@@ -61,7 +61,7 @@ class VariantOptionsMixin:
 
 class BotsPlayForm(VariantOptionsMixin, RequiredMarked, forms.Form):
     """"Play against bots": the game and its options; the stake and cap are chosen by
-    games.services.table_bots_play from the player's balance."""
+    games.services.tables.table_bots_play from the player's balance."""
 
     prefix = "bots"  # beside the new-table form on the lobby
     variant = forms.ChoiceField(label=_("Game"))
@@ -83,7 +83,7 @@ class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
     base_stake = forms.IntegerField(label=_("Base stake"), min_value=1, max_value=1000)
     # Left empty (a post without it): the house default (games.stakes.cap_house_default).
     cap = forms.IntegerField(
-        label=_("Cap (封顶), in base stakes"), min_value=1, required=False,
+        label=_("Cap, in base stakes"), min_value=1, required=False,
         help_text=_("The most one player can lose in one hand, in base stakes; at most the "
                     "game's worst possible loss. Sitting and pressing ready need "
                     "cap × base stake points."))

@@ -21,7 +21,7 @@ from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
 from games.services import tables as table_services
 from games.services.errors import ActionError
 from games.stakes import smallest_table_need
-from games.variants import descriptor, descriptor_or_none, level_name, variant_teams
+from games.variants import descriptor, descriptor_or_none, level_name, seat_team, variant_teams
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
 from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
@@ -61,7 +61,7 @@ def relief_offer(request, user):
         return
     if relief_grant(user=user, need=smallest_table_need()) is not None:
         messages.success(request, _(
-            "Daily relief (救济金): you were given %(amount)s points, as your points no longer "
+            "Daily relief: you were given %(amount)s points, as your points no longer "
             "cover the smallest table.") % {"amount": settings.POINTS_RELIEF_GRANT},
             fail_silently=True)  # a sign-in without a session's messages (tests, the API)
 
@@ -210,7 +210,7 @@ def hand_replay(request, pk):
     seats = [{
         "seat": p.seat, "name": str(p.user), "bot": p.is_bot, "points": p.points,
         "place": str(SEAT_PLACES[p.seat]), "pos": POSITIONS[(p.seat - mine) % 4],
-        "team": ("B" if p.seat % 2 else "A") if teams else None,
+        "team": ("B" if seat_team(p.seat) else "A") if teams else None,
         "dealer": p.seat == hand.dealer,
     } for p in players]
     trump = replay["trump"]
@@ -252,7 +252,7 @@ def _replay_call(call, names):
         return {"text": _("%(name)s plays for %(bid)s (× %(m)s)") % {
             "name": name, "bid": call.get("bid"), "m": call.get("multiplier")}}
     if call.get("trump") is None:
-        return {"text": _("%(name)s deals; no trump (无主)") % {"name": name}}
+        return {"text": _("%(name)s deals; no trump") % {"name": name}}
     return {"text": _("%(name)s deals; trump:") % {"name": name}, "suit": call["trump"]}
 
 

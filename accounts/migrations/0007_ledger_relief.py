@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='ledgertransaction',
             name='kind',
-            field=models.CharField(choices=[('grant', 'Opening grant'), ('settle', 'Hand settlement'), ('escape', 'Escape penalty'), ('reversal', 'Reversal'), ('bot_backing', 'Bot backing'), ('relief', 'Daily relief (救济金)')], max_length=16, verbose_name='kind'),
+            field=models.CharField(choices=[('grant', 'Opening grant'), ('settle', 'Hand settlement'), ('escape', 'Escape penalty'), ('reversal', 'Reversal'), ('bot_backing', 'Bot backing'), ('relief', 'Daily relief')], max_length=16, verbose_name='kind'),
         ),
     ]

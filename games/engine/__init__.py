@@ -9,7 +9,9 @@ below it, so there is no cycle):
   cheaper (deals and random players draw through them).
 - ``variant``: the ``Variant`` base, what every rule set is asked (RULES §1 only).
 - ``moves``: legal-move generation for auto-play and bots, through the variant's hooks.
-- ``hand``: ``HandMachine``, the ``apply(state, action)`` phases every variant shares.
+- ``deal``, ``hand_end``, ``tricks``, ``hand``: ``HandMachine``, the ``apply(state, action)``
+  phases every variant shares, one layer each (the deal to the first lead, the end of a
+  hand, the tricks, then the machine itself).
 - ``families/``: rules several variants share, never a variant itself: ``two_deck``
   (classic, point_bid tricks), ``four_deck`` (four_deck, guigang tricks and hand),
   ``levels`` (team settlement and level wrap of the level games).
@@ -19,7 +21,8 @@ below it, so there is no cycle):
 - ``registry``: the variants by id, built from the descriptors; the platform's one door.
 - ``conformance`` and ``conformance_adapters``: ``rules_check`` (CONFORMANCE.md), the
   generic card kinds and, per variant id, what that variant adds.
-- ``bot``: the policy for empty seats.
+- ``bot_seen``, ``bot_calls``, ``bot_bury``, ``bot_follow``, ``bot_lead``, ``bot``: the policy
+  for empty seats (``bot.bot_action``).
 """
 
 from . import native

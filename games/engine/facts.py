@@ -34,6 +34,10 @@ class HandFacts:
     levels: tuple
     seed: object
     options: dict
+    # Cards still to deal during the deal (the platform's timer paces it), else 0.
+    deck_left: int
+    # Whether a declaration stands (a declaring variant's deal or declaration window).
+    declared: bool
     end: object  # HandEnd once the hand ended, else None
 
 
@@ -48,7 +52,16 @@ def hand_facts(state):
                       defender_points=result.get("defender_points"))
     return HandFacts(variant=state["variant"], phase=state["phase"], hand_no=state["hand_no"],
                      dealer=state.get("dealer"), levels=tuple(state["levels"]),
-                     seed=state.get("seed"), options=dict(state.get("options") or {}), end=end)
+                     seed=state.get("seed"), options=dict(state.get("options") or {}),
+                     deck_left=_deck_left(state),
+                     declared=state.get("standing") is not None, end=end)
+
+
+def _deck_left(state):
+    # The deck stays whole during the deal; what the hands hold of it has been dealt.
+    if state["phase"] != "deal":
+        return 0
+    return len(state["deck"]) - sum(map(len, state["hands"]))
 
 
 def team_seats(team):

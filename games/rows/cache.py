@@ -1,6 +1,6 @@
 """The rows of a table's last change, kept by the process that made it.
 
-Every change to a table (games.services.Change) starts from the table's game row with its
+Every change to a table (games.services.unit_of_work.Change) starts from the table's game row with its
 table, hand and match, and the four seats with their users: two queries and a dozen model
 instances, the largest part of what an action costs in daphne's action thread
 (docs/architecture.md, "Cost of one action"). Most changes to a table follow one that the

@@ -1,6 +1,6 @@
 """The action path's SQL, compiled once per thread instead of once per action.
 
-Every action reads the table's rows (games.services.Change.begin) and writes them back
+Every action reads the table's rows (games.services.unit_of_work.Change.begin) and writes them back
 (Change.commit) with the same few statements. Django builds and compiles a queryset's SQL
 anew on every call, and that measured about as much CPU as everything else the locking read
 does (docs/architecture.md, "Cost of one action"). So:

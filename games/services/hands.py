@@ -6,6 +6,7 @@ from accounts.models import LedgerTransaction
 from accounts.services import ledger_post
 from games.deals import deal_commitment, deal_seed
 from games.engine.errors import RuleError
+from games.engine.facts import hand_facts
 from games.engine.registry import descriptor, machine_for
 from games.models import Hand, HandPlayer
 from games.selectors import hand_refunds_due
@@ -66,22 +67,24 @@ def hand_start(change):
     plays_matches = descriptor(table.variant).plays_matches
     match_over = change.match is None or change.match.ended_at is not None
     # P7: an escape restarts the levels, so the engine's next hand is a new match.
-    escaped = change.state is not None and change.state["result"].get("escape") is not None
+    facts = hand_facts(change.state) if change.state is not None else None
+    escaped = facts is not None and facts.end is not None and facts.end.escape is not None
     if change.state is None or (plays_matches and match_over):
         # P13: a new match: both teams at the first level, the dealer as for a first hand.
         fresh = machine_for(table.variant).new_match(seed, table.options)
-        if change.state is not None:
-            fresh["hand_no"] = change.state["hand_no"] + 1
+        if facts is not None:
+            fresh["hand_no"] = facts.hand_no + 1
         change.state = fresh
     else:
-        change.state = machine_for(change.state["variant"]).next_hand(dict(change.state, seed=seed))
+        change.state = machine_for(facts.variant).next_hand(dict(change.state, seed=seed))
+    facts = hand_facts(change.state)
     if plays_matches:
         match_hand_add(change, new=match_over or escaped)
     commitment = deal_commitment(seed)
     change.hand = Hand.objects.create(
         table=table, number=number, variant=table.variant, base_stake=table.base_stake,
-        deal_commitment=commitment, levels_before=change.state["levels"],
-        dealer=change.state["dealer"], match=change.match,
+        deal_commitment=commitment, levels_before=list(facts.levels),
+        dealer=facts.dealer, match=change.match,
     )
     HandPlayer.objects.bulk_create(
         HandPlayer(hand=change.hand, seat=s.number, user=s.user, is_bot=s.user.is_bot)
@@ -93,22 +96,23 @@ def hand_start(change):
     for control in change.control:
         control["timeouts"] = 0
     change.event({"type": "hand_started", "hand": number, "hand_id": change.hand.pk,
-                "levels": change.state["levels"], "dealer": change.state["dealer"],
+                "levels": list(facts.levels), "dealer": facts.dealer,
                 "deal_commitment": commitment})
 
 
 def deal_reveal(change, hand):
     """The hand is over (ended or voided): its seed is public now (games.deals)."""
-    hand.seed = change.state["seed"]
+    facts = hand_facts(change.state)
+    hand.seed = facts.seed
     change.event({"type": "deal_revealed", "hand": hand.number, "seed": hand.seed,
-                "hand_no": change.state["hand_no"], "options": change.state["options"],
+                "hand_no": facts.hand_no, "options": facts.options,
                 "deal_commitment": hand.deal_commitment})
 
 
 def engine_step(change, action):
     if change.phase in BETWEEN_HANDS:
         raise ActionError("no_hand", "no hand is being played")
-    machine = machine_for(change.state["variant"])
+    machine = machine_for(hand_facts(change.state).variant)
     try:
         change.state, events = machine.apply(change.state, action)
     except RuleError as error:
@@ -116,20 +120,20 @@ def engine_step(change, action):
     for event in events:
         audience = event.get("to")
         change.event({k: v for k, v in event.items() if k != "to"}, audience)
-    if change.state["phase"] == "end":
+    if hand_facts(change.state).phase == "end":
         hand_end(change)
 
 
 def hand_end(change):
     state, hand = change.state, change.hand
-    result = state["result"]
-    hand.result = result
+    facts = hand_facts(state)
+    hand.result = state["result"]  # stored whole, as the engine reports it (docs/api.md)
     hand.ended_at = timezone.now()
-    hand.dealer = state["dealer"]
-    hand.trump = machine_for(state["variant"]).trump_token(state) or ""
-    hand.levels_after = result.get("levels_after")
-    hand.defender_points = result.get("defender_points")
-    hand.escaped_seat = result.get("escape")
+    hand.dealer = facts.dealer
+    hand.trump = machine_for(facts.variant).trump_token(state) or ""
+    hand.levels_after = list(facts.end.levels_after) if facts.end.levels_after else None
+    hand.defender_points = facts.end.defender_points
+    hand.escaped_seat = facts.end.escape
     deal_reveal(change, hand)
     hand.save()
     change.ended_hand = hand
@@ -138,7 +142,7 @@ def hand_end(change):
     for seat in range(4):
         row = change.seats[seat]
         if row.user_id is not None and not row.user.is_bot and not change.control[seat]["connected"]:
-            if result.get("escape") != seat:
+            if facts.end.escape != seat:
                 seat_vacate(change, seat, "disconnected")
         change.control[seat]["auto"] = False
 

@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 
+from games.engine.facts import hand_facts, match_winner, seat_team, team_seats
 from games.engine.registry import machine_for
 from games.models import Match, MatchPlayer
 from stats.services import stats_record_match
@@ -23,26 +24,23 @@ def match_end(change, state):
     """P13: a team whose level passed A (the A3 wrap) wins the match: record it and its
     players, count it in their statistics, and tell the table. Returns the winning team
     or None."""
-    result = state["result"]
-    if change.match is None or result.get("escape") is not None or \
-            not result.get("levels_after"):
+    facts = hand_facts(state)
+    end = facts.end
+    if change.match is None or end is None or end.escape is not None or not end.levels_after:
         return None
-    levels = machine_for(state["variant"]).variant.levels
-    before, after = state["levels"], result["levels_after"]
-    wrapped = [team for team in (0, 1)
-               if levels.index(after[team]) < levels.index(before[team])]
-    if not wrapped:
+    team = match_winner(levels=machine_for(facts.variant).variant.levels,
+                        before=facts.levels, after=end.levels_after)
+    if team is None:
         return None
-    team = wrapped[0]
     match = change.match
     match.winner_team, match.ended_at = team, timezone.now()
     match.save(update_fields=["winner_team", "ended_at"])
     MatchPlayer.objects.bulk_create(
-        MatchPlayer(match=match, seat=s.number, team=s.number % 2, user_id=s.user_id)
+        MatchPlayer(match=match, seat=s.number, team=seat_team(s.number), user_id=s.user_id)
         for s in change.seats if s.user_id is not None)
     stats_record_match(variant=match.variant,
-                       players=[(s.user_id, s.number % 2 == team) for s in change.seats
+                       players=[(s.user_id, seat_team(s.number) == team) for s in change.seats
                                 if s.user_id is not None])
     change.event({"type": "match_won", "match": match.number, "team": team,
-                "seats": [team, team + 2], "hands": match.hands})
+                "seats": team_seats(team), "hands": match.hands})
     return team

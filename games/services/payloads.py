@@ -11,7 +11,7 @@ from games.selectors import game_views, table_public
 def table_group(table_id):
     """Every socket of the table, players and spectators: each change's update goes here
     once, carrying every audience's message; a socket sends on only its own (see
-    Change._messages)."""
+    update_message)."""
     return f"table.{table_id}"
 
 

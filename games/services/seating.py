@@ -49,7 +49,7 @@ def seat_take(change, *, seat, user, base_stake, balance_checked=True):
     change.control[seat] = dict(control_default(), connected=user.is_bot)
     change.event({"type": "seated", "seat": seat, "user": user.pk, "name": str(user),
                 "bot": user.is_bot, "bot_level": user.bot_level if user.is_bot else None,
-                "base_stake": table.base_stake})
+                "bot_number": user.bot_number, "base_stake": table.base_stake})
 
 
 def seat_vacate(change, seat, reason):

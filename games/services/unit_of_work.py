@@ -36,6 +36,7 @@ from celery import current_app
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from games.engine.facts import hand_facts
 from games.fanout import fanout_send, publish_lock_give_back, publish_lock_wait, publish_locks_ask
 from games.models import GameEvent, GameState
 from games.rows.cache import rows_give_back, rows_keep, rows_take
@@ -137,7 +138,7 @@ class Change:
             revs.pop(table_id, None)
         # Two reads, not one: joining the seats to the game row repeats the table, the game
         # (its state JSON decoded once per seat) and the hand in each of the four rows, which
-        # measured slower than the second query (docs/architecture.md, "Cost of one action").
+        # measured slower than the second query (platform/SCALING.md, the rows left out).
         # Both compiled once per thread (games.rows.prepared).
         games = _game_locked(table_id)
         if not games:
@@ -151,7 +152,7 @@ class Change:
 
     @property
     def phase(self):
-        return self.state["phase"] if self.state else "waiting"
+        return hand_facts(self.state).phase if self.state else "waiting"
 
     def seat_of(self, user):
         for seat in self.seats:

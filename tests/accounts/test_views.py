@@ -66,7 +66,7 @@ def test_registration_rejects_mismatched_passwords_and_missing_display_name(clie
 
 
 @pytest.mark.parametrize("language, text", [
-    ("en", "Choose a display name (昵称): it is what the table shows."),
+    ("en", "Choose a display name: it is what the table shows."),
     ("zh-hans", "请填写昵称：牌桌上显示的就是它。"),
 ])
 def test_an_empty_display_name_is_refused_beside_the_field_in_the_pages_language(

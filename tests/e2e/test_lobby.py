@@ -17,7 +17,7 @@ VARIANTS = ("classic", "four_deck", "guigang", "point_bid")
 LANGUAGES = {
     "zh": {"locale": "zh-CN", "empty_name": "请填写昵称：牌桌上显示的就是它。",
            "needs": "入座需要", "bots": "和机器人玩"},
-    "en": {"locale": "en-US", "empty_name": "Choose a display name (昵称): it is what the "
+    "en": {"locale": "en-US", "empty_name": "Choose a display name: it is what the "
            "table shows.", "needs": "Sitting needs", "bots": "Play against bots"},
 }
 

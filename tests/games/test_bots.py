@@ -1,4 +1,4 @@
-"""Bots at the table (games/bots.py, games.services.table_bot_add): the level picked when a
+"""Bots at the table (games/bots.py, games.services.tables.table_bot_add): the level picked when a
 bot is added is the bot user's, shown on the seat, and the level decides how it plays."""
 
 import pytest

@@ -15,7 +15,7 @@ from games.services.play import game_apply_actions
 
 pytestmark = pytest.mark.django_db
 
-# games.services.Change.begin: the GameState row locked with its table and hand, then the
+# games.services.unit_of_work.Change.begin: the GameState row locked with its table and hand, then the
 # seats with their users; commit: the state's compare-and-set UPDATE and the events' INSERT
 # (no seat changed, so no seat UPDATE and no savepoint around one).
 PLAY_QUERIES = ["SELECT", "SELECT", "UPDATE", "INSERT"]

@@ -1,4 +1,4 @@
-"""Tables an operator opens and changes: games.services.table_open and
+"""Tables an operator opens and changes: games.services.tables.table_open and
 table_settings_change (the lobby's checks, the table's lock, rules only between hands)."""
 
 import pytest

@@ -151,7 +151,7 @@ def test_the_lobby_offers_the_cap_with_its_default_and_shows_what_sitting_needs(
     table_create(room=room_default_get_or_create(), user=make_user(), variant="classic",
                  base_stake=15, cap=20, name="Capped")
     page = client.get(reverse("ui:lobby")).content.decode()
-    assert "Cap (封顶): 20 × stake" in page and "Sitting needs: 300" in page  # 20 × 15
+    assert "Cap: 20 × stake" in page and "Sitting needs: 300" in page  # 20 × 15
     with translation.override("zh-hans"):
         client.cookies["django_language"] = "zh-hans"
         page = client.get(reverse("ui:lobby")).content.decode()

@@ -95,7 +95,8 @@ function seatInfo(s, seat) { return s.table ? s.table.seats[seat] : null; }
 export function nameOf(s, env, seat) {
   const L = env.client.catalog.labels;
   const info = seatInfo(s, seat);
-  const name = info && info.name ? info.name : L.empty;
+  const name = !info || !info.name ? L.empty
+    : info.bot_number != null ? fmt(L.bot_name, { n: info.bot_number }) : info.name;
   return seat === mySeat(env) ? name + " (" + L.you + ")" : name;
 }
 export function posOf(env, seat) {

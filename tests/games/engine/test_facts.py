@@ -44,3 +44,14 @@ def test_the_facts_of_a_new_hand_and_of_an_ended_one():
                                              "levels_after": None, "defender_points": None})
     end = hand_facts(ended).end
     assert end.escape == 2 and end.deltas == (1, 1, -3, 1) and end.levels_after is None
+
+
+def test_the_cards_left_to_deal_and_whether_a_declaration_stands():
+    # RULES §2 (classic): two decks, 108 cards, a kitty of 8: 100 dealt, 25 to each seat.
+    machine = machine_for("classic")
+    state = machine.new_match(3, {})
+    assert hand_facts(state).deck_left == 100 and not hand_facts(state).declared
+    state, _ = machine.apply(state, {"type": "deal", "count": 40})
+    assert hand_facts(state).deck_left == 60
+    declaring = dict(state, standing={"seat": 1, "cards": [0]})
+    assert hand_facts(declaring).declared

@@ -214,3 +214,16 @@ test("a refusal's words take its figures from its fields, never from its text", 
                stream.client.catalog.errors.illegal_follow);
   assert.equal(errorText("no_such_code", {}, env), stream.client.catalog.error);
 });
+
+test("a platform bot is named in the page's language, a person by their name", async () => {
+  const { nameOf } = await import("../../../static/ui/table/state.js");
+  const env = { client: { seat: 0, catalog: { labels: { bot_name: "机器人 {n}", empty: "空位", you: "你" } } } };
+  const s = { table: { seats: [
+    { seat: 0, name: "小明", bot: false, bot_number: null },
+    { seat: 1, name: "Bot 3", bot: true, bot_number: 3 },
+    { seat: 2, name: "Alicia", bot: true, bot_number: null },
+    { seat: 3, name: null, bot: false, bot_number: null },
+  ] } };
+  assert.deepEqual([0, 1, 2, 3].map((seat) => nameOf(s, env, seat)),
+    ["小明 (你)", "机器人 3", "Alicia", "空位"]);
+});
