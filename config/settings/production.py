@@ -24,7 +24,7 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "config.storage.StaticStorage"},
 }
 
 # API throttles and other cached counters must be shared by every daphne process.

@@ -35,3 +35,18 @@ def test_the_table_scripts_keep_no_rules_of_their_own(path):
     # figures of a refusal are fields of the error message, never read out of its text.
     for derived in ("% 2", "seat % 2", ".turn ===", ".turn !==", "match(/"):
         assert derived not in text, derived
+
+
+def test_production_static_files_load_the_table_modules_by_their_hashed_names(tmp_path, settings):
+    """collectstatic with production's storage (config.storage): each module of the table
+    imports the others under their hashed names, as the page loads main.js."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = dict(settings.STORAGES,
+                             staticfiles={"BACKEND": "config.storage.StaticStorage"})
+    call_command("collectstatic", "--noinput", verbosity=0)
+    (main,) = (tmp_path / "ui" / "table").glob("main.*.js")
+    imports = [line for line in main.read_text().splitlines() if line.startswith("import")]
+    assert len(imports) == 4
+    assert all(re.search(r'from "\./\w+\.[0-9a-f]{12}\.js";$', line) for line in imports), imports

@@ -98,8 +98,10 @@ for (const variant of VARIANTS) {
     for (const { vm, truth, msg } of replay(stream)) {
       if (!truth) continue;
       assert.equal(vm.facts.points, truth.points);
-      const dealer = truth.dealer == null ? "–"
-        : msg.table.seats[truth.dealer].name + (truth.dealer === me ? " (" + L.you + ")" : "");
+      const seat = truth.dealer == null ? null : msg.table.seats[truth.dealer];
+      // A platform bot goes by its number in the page's language, a person by their name.
+      const name = seat && (seat.bot_number != null ? L.bot_name.replace("{n}", seat.bot_number) : seat.name);
+      const dealer = seat == null ? "–" : name + (truth.dealer === me ? " (" + L.you + ")" : "");
       assert.equal(vm.facts.dealer, dealer);
     }
   });
