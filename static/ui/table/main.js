@@ -10,12 +10,14 @@
 import { errorText } from "./errors.js";
 import { tableDrawing } from "./draw.js";
 import { tableSocket } from "./socket.js";
-import { fmt, initialState, reduce, viewModel } from "./state.js";
+import { fmt, initialState, nameOf, reduce, viewModel } from "./state.js";
 
 const client = JSON.parse(document.getElementById("table-client").textContent);
 const L = client.catalog.labels;
 const env = { client: client, cardLabel: window.Cards.label, suits: window.Cards.SUITS,
               lang: document.documentElement.lang || "" };
+// A refusal names seats as the page does (errors.js, reasons.js).
+env.nameOf = (seat) => nameOf(state, env, seat);
 const app = document.getElementById("table-app");
 const banner = document.getElementById("conn-banner");
 const hand = document.getElementById("hand");

@@ -210,9 +210,15 @@ test("a refusal's words take its figures from its fields, never from its text", 
   assert.ok(!text.includes("300") && !text.includes("{need}"));
   // The other engineer's `params` object, when there, wins.
   assert.ok(errorText("balance_too_low", { message: "", need: 1, params: { need: 7 } }, env).includes("7"));
-  const follow = { code: "illegal_follow", message: "you must follow with pairs of H where you hold them" };
-  assert.ok(errorText("illegal_follow", follow, env).endsWith(" You must follow with pairs of ♥ where you hold them."));
-  assert.equal(errorText("illegal_follow", follow, Object.assign({}, env, { lang: "zh-hans" })),
+  // A rules refusal with its params reads as the rules' reason, in the page's language; the
+  // English `message` is never shown (or parsed).
+  const follow = { code: "illegal_follow", message: "you must follow with pairs of H",
+                   params: { suit: "H", led: 2, count: 3, owed: [{ shape: "pair", width: 2, length: 1 }] } };
+  assert.ok(errorText("illegal_follow", follow, env).startsWith("You must follow with"));
+  assert.ok(!errorText("illegal_follow", follow, env).includes("pairs of H"));
+  assert.ok(errorText("illegal_follow", follow, Object.assign({}, env, { lang: "zh-hans" })).startsWith("你必须跟出"));
+  // Without params: the catalog's words for the code.
+  assert.equal(errorText("illegal_follow", { message: "you must follow" }, env),
                stream.client.catalog.errors.illegal_follow);
   assert.equal(errorText("no_such_code", {}, env), stream.client.catalog.error);
 });
