@@ -1,4 +1,7 @@
-from django.db.models import F, Q, Sum
+from datetime import datetime
+from typing import Any, TypedDict
+
+from django.db.models import F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -6,28 +9,28 @@ from rest_framework.authtoken.models import Token
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan, User
 
 
-def point_balance(*, user):
+def point_balance(*, user: User) -> int:
     return PointAccount.objects.values_list("balance", flat=True).get(user=user)
 
 
-def ledger_entries_of(*, user):
+def ledger_entries_of(*, user: User) -> QuerySet[LedgerEntry]:
     """The user's own ledger entries with their transactions, newest first."""
     return (LedgerEntry.objects.filter(account__user=user).select_related("transaction")
             .order_by("-id"))
 
 
-def ledger_history(*, user, limit=20):
+def ledger_history(*, user: User, limit: int = 20) -> list[LedgerEntry]:
     """The user's latest ledger entries, newest first, with their transactions."""
     return list(ledger_entries_of(user=user)[:limit])
 
 
-def ledger_last_at(*, user):
+def ledger_last_at(*, user: User) -> datetime | None:
     """When the user's balance last moved (their newest ledger entry), or None."""
     return (LedgerEntry.objects.filter(account__user=user).order_by("-id")
             .values_list("transaction__created_at", flat=True).first())
 
 
-def players_by_name(*, text):
+def players_by_name(*, text: str) -> QuerySet[User]:
     """Active players whose display name or username contains `text` (any case), by
     display name."""
     return (User.objects.filter(is_active=True)
@@ -35,32 +38,36 @@ def players_by_name(*, text):
             .order_by("display_name", "pk"))
 
 
-def user_prefs(*, user):
+def user_prefs(*, user: User) -> dict[str, Any]:
     """The player's table settings as the table page reads them (its `client.prefs`)."""
     return {"sort": user.hand_sort, "turn_sound": user.turn_sound}
 
 
-def api_token_of(*, user):
+def api_token_of(*, user: User) -> Token | None:
     """The user's API token, or None."""
     return Token.objects.filter(user=user).first()
 
 
-def _bans_in_force():
+def _bans_in_force() -> QuerySet[SittingBan]:
     now = timezone.now()
     return SittingBan.objects.filter(lifted_at__isnull=True, starts_at__lte=now, ends_at__gt=now)
 
 
-def sitting_ban_active(*, user):
+def sitting_ban_active(*, user: User) -> SittingBan | None:
     """The operator's ban on `user` in force now (the one ending last), or None."""
     return _bans_in_force().filter(user=user).order_by("-ends_at").first()
 
 
-def users_banned_now():
+class UserIdRow(TypedDict):
+    user_id: int
+
+
+def users_banned_now() -> QuerySet[SittingBan, UserIdRow]:
     """The ids of the users an operator's ban holds now, as a subquery (`user_id__in=`)."""
     return _bans_in_force().values("user_id")
 
 
-def ledger_mismatches():
+def ledger_mismatches() -> list[str]:
     """Every inconsistency in the ledger, as human-readable lines (empty when all is well).
 
     Checks each balance against the sum of its account's entries, and each transaction

@@ -1,6 +1,9 @@
 """Everything that changes users, their API tokens and sitting bans, point accounts and the
 ledger."""
 
+from collections.abc import Sequence
+from datetime import date, datetime
+
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -11,6 +14,9 @@ from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, Sittin
 
 HOUSE = "house"
 ESCROW = "escrow"
+
+# The lines of a ledger transaction: each account and what it moves (non-zero, summing to 0).
+Entries = Sequence[tuple[PointAccount, int]]
 
 
 class LedgerError(Exception):
@@ -30,7 +36,7 @@ class UnbalancedTransaction(LedgerError):
 
 
 class Overdraft(LedgerError):
-    def __init__(self, account):
+    def __init__(self, account: PointAccount) -> None:
         super().__init__(f"account {account.pk} ({account}) would go below its floor")
         self.account = account
 
@@ -39,13 +45,14 @@ class AlreadyReversed(LedgerError):
     pass
 
 
-def system_account_get_or_create(*, code):
+def system_account_get_or_create(*, code: str) -> PointAccount:
     """The system account named `code` (e.g. HOUSE, ESCROW); it has no floor."""
     account, _ = PointAccount.objects.get_or_create(code=code, defaults={"floor": None})
     return account
 
 
-def ledger_post(*, key, entries, kind, reference, memo=""):
+def ledger_post(*, key: str, entries: Entries, kind: str, reference: str,
+                memo: str = "") -> LedgerTransaction:
     """Post a balanced transaction once per idempotency `key` and return it.
 
     `entries` is a list of (PointAccount, amount) whose amounts are non-zero and sum to zero.
@@ -57,7 +64,7 @@ def ledger_post(*, key, entries, kind, reference, memo=""):
     return _post(key=key, entries=entries, kind=kind, reference=reference, memo=memo)
 
 
-def ledger_reverse(*, transaction, key, memo):
+def ledger_reverse(*, transaction: LedgerTransaction, key: str, memo: str) -> LedgerTransaction:
     """Undo `transaction` with a new one carrying the opposite entries, at most once.
 
     Idempotent per `key` like ledger_post. Raises AlreadyReversed if another key already
@@ -82,7 +89,8 @@ def ledger_reverse(*, transaction, key, memo):
         raise already from None
 
 
-def _post(*, key, entries, kind, reference, memo, reverses=None):
+def _post(*, key: str, entries: Entries, kind: str, reference: str, memo: str,
+          reverses: LedgerTransaction | None = None) -> LedgerTransaction:
     _check_entries(entries)
     existing = LedgerTransaction.objects.filter(key=key).first()
     if existing is not None:
@@ -109,7 +117,7 @@ def _post(*, key, entries, kind, reference, memo, reverses=None):
     return posted
 
 
-def _check_entries(entries):
+def _check_entries(entries: Entries) -> None:
     if not entries:
         raise EmptyTransaction("a transaction needs entries")
     for account, amount in entries:
@@ -122,7 +130,7 @@ def _check_entries(entries):
         raise UnbalancedTransaction(f"entries sum to {total}, not 0")
 
 
-def _balance_move(*, account, amount):
+def _balance_move(*, account: PointAccount, amount: int) -> None:
     """UPDATE ... SET balance = balance + amount WHERE id = ... AND balance + amount >= floor.
 
     The condition is checked by the database on the row it updates, so no read-then-write
@@ -137,7 +145,7 @@ def _balance_move(*, account, amount):
         raise Overdraft(account)
 
 
-def point_account_open(*, user):
+def point_account_open(*, user: User) -> PointAccount:
     """Create `user`'s point account and post the opening grant from the house (key grant:<id>).
     Bots get no grant: they play only with points their backers stake on them."""
     with transaction.atomic():
@@ -154,14 +162,15 @@ def point_account_open(*, user):
     return account
 
 
-def relief_period_start(*, day):
+def relief_period_start(*, day: date) -> date:
     """The first day of the relief period `day` falls in (POINTS_RELIEF_PERIOD_DAYS long,
     counted from day 1 of the proleptic calendar, so periods never overlap)."""
     days = max(1, settings.POINTS_RELIEF_PERIOD_DAYS)
     return type(day).fromordinal((day.toordinal() - 1) // days * days + 1)
 
 
-def relief_grant(*, user, need, now=None):
+def relief_grant(*, user: User, need: int,
+                 now: datetime | None = None) -> LedgerTransaction | None:
     """The daily relief (救济金): when `user`'s balance is below `need` (what the smallest
     table needs; the caller, which knows the tables, says how much), the house gives them
     POINTS_RELIEF_GRANT, at most once per relief period (key relief:<user>:<period's first
@@ -187,9 +196,9 @@ def relief_grant(*, user, need, now=None):
 
 
 def user_create(
-    *, username, password, display_name, preferred_language=User.Language.ENGLISH, is_bot=False,
-    bot_level="",
-):
+    *, username: str, password: str | None, display_name: str,
+    preferred_language: str = User.Language.ENGLISH, is_bot: bool = False, bot_level: str = "",
+) -> User:
     """Create a user; the post_save receiver opens the point account in the same transaction."""
     with transaction.atomic():
         return User.objects.create_user(
@@ -202,12 +211,12 @@ def user_create(
         )
 
 
-def user_language_set(*, user, language):
+def user_language_set(*, user: User, language: str) -> None:
     user.preferred_language = language
     user.save(update_fields=["preferred_language"])
 
 
-def user_prefs_set(*, user, hand_sort, turn_sound):
+def user_prefs_set(*, user: User, hand_sort: object, turn_sound: object) -> None:
     """The player's table settings: the order of their hand (User.HandSort) and the sound
     on their turn. Raises ValueError (nothing changed) for a value that is not one."""
     if hand_sort not in User.HandSort.values or not isinstance(turn_sound, bool):
@@ -216,18 +225,19 @@ def user_prefs_set(*, user, hand_sort, turn_sound):
     user.save(update_fields=["hand_sort", "turn_sound"])
 
 
-def api_token_create(*, user):
+def api_token_create(*, user: User) -> Token:
     """A new API token for `user`; the previous one (if any) stops working."""
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
         return Token.objects.create(user=user)
 
 
-def api_token_revoke(*, user):
+def api_token_revoke(*, user: User) -> None:
     Token.objects.filter(user=user).delete()
 
 
-def sitting_ban_create(*, user, reason, starts_at, ends_at, created_by):
+def sitting_ban_create(*, user: User, reason: str, starts_at: datetime, ends_at: datetime,
+                       created_by: User | None) -> SittingBan:
     """Ban `user` from sitting from `starts_at` until `ends_at` (games.services refuses to
     seat them meanwhile). The operator's checks (a reason, an end after the start) are
     moderation.services'; the database refuses an end that is not after the start."""
@@ -235,7 +245,7 @@ def sitting_ban_create(*, user, reason, starts_at, ends_at, created_by):
                                      ends_at=ends_at, created_by=created_by)
 
 
-def sitting_ban_lift(*, ban):
+def sitting_ban_lift(*, ban: SittingBan) -> SittingBan:
     """End `ban` now (the row stays, the record of what operators did); lifting twice keeps
     the first time."""
     if ban.lifted_at is None:

@@ -5,9 +5,12 @@ A hand is public once it has ended (`ended_at` set): its history row, its replay
 card. While it runs only the spectators' view of its table is public (table_public_view).
 """
 
-from django.db.models import Prefetch, Q, Sum
+from datetime import datetime
+from typing import Any, TypedDict
 
-from accounts.models import LedgerEntry, PointAccount
+from django.db.models import Prefetch, Q, QuerySet, Sum
+
+from accounts.models import LedgerEntry, PointAccount, User
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
 from games.engine.facts import hand_facts, hand_teams
@@ -19,6 +22,7 @@ from games.models import (
     GameState,
     Hand,
     HandPlayer,
+    Match,
     TableClosure,
 )
 from games.replay import replay_build, replay_sort
@@ -27,8 +31,12 @@ from lobby.models import Seat, Table
 # A reconnecting client further behind than this gets a snapshot instead of events.
 CATCHUP_MAX_EVENTS = 500
 
+# What a socket or a page is sent (JSON): a view, a snapshot, a seat's entry, an event.
+JSONObject = dict[str, Any]
 
-def table_public(*, table, seats, control, version):
+
+def table_public(*, table: Table, seats: list[Seat], control: list[JSONObject],
+                 version: int) -> JSONObject:
     """What everyone may know about a table: variant, stake, who sits where and how."""
     return {
         "id": table.pk,
@@ -37,25 +45,29 @@ def table_public(*, table, seats, control, version):
         "base_stake": table.base_stake,
         "turn_timeout": table.turn_timeout,
         "version": version,
-        "seats": [
-            {
-                "seat": s.number,
-                "user": s.user_id,
-                "name": str(s.user) if s.user_id else None,
-                "bot": bool(s.user_id and s.user.is_bot),
-                "bot_level": s.user.bot_level if s.user_id and s.user.is_bot else None,
-                # The page names a platform bot in its reader's language (机器人 3 / Bot 3).
-                "bot_number": s.user.bot_number if s.user_id else None,
-                "ready": s.ready,
-                "auto": control[s.number]["auto"],
-                "connected": control[s.number]["connected"],
-            }
-            for s in seats
-        ],
+        "seats": [_seat_public(s, control[s.number]) for s in seats],
     }
 
 
-def game_view(*, game, seats, seat):
+def _seat_public(seat: Seat, control: JSONObject) -> JSONObject:
+    user = seat.user if seat.user_id else None
+    bot = user is not None and user.is_bot
+    return {
+        "seat": seat.number,
+        "user": seat.user_id,
+        "name": str(user) if user is not None else None,
+        "bot": bot,
+        "bot_level": user.bot_level if user is not None and bot else None,
+        # The page names a platform bot in its reader's language (机器人 3 / Bot 3).
+        "bot_number": user.bot_number if user is not None else None,
+        "ready": seat.ready,
+        "auto": control["auto"],
+        "connected": control["connected"],
+    }
+
+
+def game_view(*, game: GameState, seats: list[Seat],
+              seat: int | None) -> JSONObject | None:
     """The engine's view of the table's hand for `seat` (None: the spectators), with what
     the platform adds: the running timer (`timer`), the match (`match`), the hand's id
     (`hand_id`, for its replay) and who plays with whom (`teams`, from the rule set's
@@ -64,7 +76,8 @@ def game_view(*, game, seats, seat):
     return game_views(game=game, seats=seats, audiences=[seat])[seat]
 
 
-def game_views(*, game, seats, audiences):
+def game_views(*, game: GameState, seats: list[Seat],
+               audiences: list[int | None]) -> dict[int | None, JSONObject | None]:
     """{audience: game_view(...)} for each of `audiences` (seats, None: the spectators),
     built together: what every audience sees is built once and shared."""
     state = game.state
@@ -72,23 +85,24 @@ def game_views(*, game, seats, audiences):
         return dict.fromkeys(audiences)
     variant = hand_facts(state).variant
     machine = machine_for(variant)
-    views = machine.views(state, audiences)
+    views: dict[int | None, JSONObject | None] = machine.views(state, audiences)
     added = {"timer": _timer_view(game, seats, machine),
-             "match": _match_view(game.match) if game.match_id else None,
+             "match": _match_view(game.match) if game.match is not None else None,
              "hand_id": game.hand_id,
              "teams": hand_teams(state, partnerships=descriptor(variant).partnerships)}
     for view in views.values():
-        view.update(added)
+        if view is not None:  # (the engine gives every audience a view)
+            view.update(added)
     return views
 
 
-def _timer_view(game, seats, machine):
+def _timer_view(game: GameState, seats: list[Seat], machine: Any) -> JSONObject | None:
     """{"kind", "deadline" (ISO 8601, UTC), "seats" (whom it waits for: [] for the deal and
     the declaration window)} of the running timer, or None."""
     if game.deadline is None:
         return None
     if game.timer_kind == "ready":
-        waiting = [s.number for s in seats if s.user_id is not None and not s.user.is_bot
+        waiting = [s.number for s in seats if s.user is not None and not s.user.is_bot
                    and not s.ready]
     else:
         timer = machine.timer_due(game.state)
@@ -96,30 +110,33 @@ def _timer_view(game, seats, machine):
     return {"kind": game.timer_kind, "deadline": game.deadline.isoformat(), "seats": waiting}
 
 
-def _match_view(match):
+def _match_view(match: Match) -> JSONObject:
     return {"number": match.number, "hands": match.hands, "winner_team": match.winner_team,
             "over": match.ended_at is not None}
 
 
-def game_snapshot(*, table_id, seat, viewer=None):
+def game_snapshot(*, table_id: int, seat: int | None,
+                  viewer: int | None = None) -> JSONObject:
     """The full picture for `seat` (None: a spectator, the user `viewer`) at the table's
     current version, with the latest chat messages that reader may see."""
     game = GameState.objects.select_related("table", "match").get(table_id=table_id)
     return game_snapshot_of(game=game, seats=_seats_of(game), seat=seat, viewer=viewer)
 
 
-def game_snapshot_of(*, game, seats, seat, viewer=None):
+def game_snapshot_of(*, game: GameState, seats: list[Seat], seat: int | None,
+                     viewer: int | None = None) -> JSONObject:
     """game_snapshot from the table's current rows, read already (the game row with its
     table and match, the four seats with their users)."""
     snapshot, hears_spectators = _snapshot(game, seats, seat, viewer)
     return dict(snapshot, chat=_chat_recent(game, hears_spectators))
 
 
-def _seats_of(game):
+def _seats_of(game: GameState) -> list[Seat]:
     return list(Seat.objects.filter(table_id=game.pk).select_related("user").order_by("number"))
 
 
-def _snapshot(game, seats, seat, viewer):
+def _snapshot(game: GameState, seats: list[Seat], seat: int | None,
+              viewer: int | None) -> tuple[JSONObject, bool]:
     """The snapshot (without chat), and whether its reader hears the spectators: a
     spectator does, a seat never, nor a seated player watching their own table."""
     snapshot = {
@@ -134,7 +151,8 @@ def _snapshot(game, seats, seat, viewer):
     return snapshot, hears_spectators
 
 
-def game_catchup(*, table_id, seat, last_seq, viewer=None):
+def game_catchup(*, table_id: int, seat: int | None, last_seq: object,
+                 viewer: int | None = None) -> JSONObject:
     """For a client that has seen events up to `last_seq`: the events it missed that `seat`
     (None: a spectator, the user `viewer`) may see, with the current view; or a snapshot
     when it is too far behind, ahead of the table, or sent no sequence number. Chat that an
@@ -159,19 +177,26 @@ def game_catchup(*, table_id, seat, last_seq, viewer=None):
     return dict(snapshot, type="catchup", prev_seq=last_seq, events=events)
 
 
-def hand_refunds_due(*, hand_id):
+def hand_refunds_due(*, hand_id: int) -> list[tuple[PointAccount, int]]:
     """What voiding hand `hand_id` gives back: [(PointAccount, amount)], the opposite of
     every point the ledger moved under reference `hand:<id>` and not yet reversed, netted
     per account (empty: nothing to refund)."""
-    net = (LedgerEntry.objects.filter(transaction__reference=f"hand:{hand_id}",
-                                      transaction__reversed_by__isnull=True)
-           .values("account_id").annotate(total=Sum("amount")).values_list("account_id", "total"))
-    net = {account_id: total for account_id, total in net if total}
+    totals = (LedgerEntry.objects.filter(transaction__reference=f"hand:{hand_id}",
+                                         transaction__reversed_by__isnull=True)
+              .values("account_id").annotate(total=Sum("amount"))
+              .values_list("account_id", "total"))
+    net: dict[int, int] = {account_id: total for account_id, total in totals if total}
     accounts = PointAccount.objects.select_related("user").in_bulk(list(net))
     return [(accounts[a], -total) for a, total in sorted(net.items())]
 
 
-def table_close_preview(*, table_id):
+class ClosePreview(TypedDict):
+    void: Hand | None
+    settle: Hand | None
+    refunds: list[tuple[PointAccount, int]]
+
+
+def table_close_preview(*, table_id: int) -> ClosePreview:
     """What force-closing the table would do now, without doing it: the hand it would void
     (one still running) or settle (one that ended unsettled), and the refunds the void
     would post, [(PointAccount, amount)]."""
@@ -184,14 +209,14 @@ def table_close_preview(*, table_id):
     return {"void": hand, "settle": None, "refunds": hand_refunds_due(hand_id=hand.pk)}
 
 
-def _chat_hidden(*, table_id):
+def _chat_hidden(*, table_id: int) -> QuerySet[ChatMessage]:
     """The table's chat messages nobody is shown any more: deleted by an operator, or said
     by a user an operator's ban holds now."""
     return ChatMessage.objects.filter(table_id=table_id).filter(
         Q(deleted_at__isnull=False) | Q(user_id__in=users_banned_now()))
 
 
-def _chat_recent(game, hears_spectators):
+def _chat_recent(game: GameState, hears_spectators: bool) -> list[JSONObject]:
     """The `chat` events of the latest CHAT_RECENT messages still shown, oldest first."""
     shown = ChatMessage.objects.filter(table_id=game.pk, seq__lte=game.seq).exclude(
         pk__in=_chat_hidden(table_id=game.pk).values("pk"))
@@ -205,11 +230,11 @@ def _chat_recent(game, hears_spectators):
     ]
 
 
-def table_is_closed(*, table_id):
+def table_is_closed(*, table_id: int) -> bool:
     return TableClosure.objects.filter(table_id=table_id).exists()
 
 
-def tables_open():
+def tables_open() -> QuerySet[Table]:
     """Tables not closed by an operator, with their room, seats (and who sits there) and
     game (phase, current hand): the lobby's and the API's live list."""
     return (
@@ -220,7 +245,7 @@ def tables_open():
     )
 
 
-def table_public_view(*, table):
+def table_public_view(*, table: Table) -> JSONObject | None:
     """What a spectator sees of the table's current hand: never a hand, the buried kitty
     or a hidden declaration (the engine's view for seat None)."""
     game = GameState.objects.filter(table=table).only("state").first()
@@ -233,11 +258,11 @@ class HandInProgress(Exception):
     pass
 
 
-def _players_by_seat():
+def _players_by_seat() -> QuerySet[HandPlayer]:
     return HandPlayer.objects.select_related("user").order_by("seat")
 
 
-def player_hand_history(*, user):
+def player_hand_history(*, user: User) -> QuerySet[HandPlayer]:
     """The player's finished hands, newest first (the (user, -hand) index)."""
     return (
         HandPlayer.objects.filter(user=user, hand__ended_at__isnull=False)
@@ -247,7 +272,7 @@ def player_hand_history(*, user):
     )
 
 
-def hand_finished_get(*, hand_id):
+def hand_finished_get(*, hand_id: int) -> Hand | None:
     """The hand if it has ended; None if there is no such hand. Raises HandInProgress
     while it runs, so callers can say so without showing anything of it."""
     hand = (Hand.objects.filter(pk=hand_id)
@@ -262,7 +287,17 @@ def hand_finished_get(*, hand_id):
 HAND_LOG_ENDS = ("deal_revealed", "hand_end")
 
 
-def hand_replay_events(*, hand):
+class LoggedEvent(TypedDict):
+    """An event of a hand's log as hand_replay_events reads it."""
+
+    seq: int
+    type: str
+    payload: JSONObject
+    audience: int | None
+    created_at: datetime
+
+
+def hand_replay_events(*, hand: Hand) -> list[LoggedEvent]:
     """The event log of a finished hand, every seat's events included, in order, from its
     start to its end: what the table did after it (the settlement, the next hand's seats
     and readiness) is not part of it, nor the table's chat (players' talk is not part of
@@ -280,7 +315,7 @@ def hand_replay_events(*, hand):
     return events
 
 
-def hand_replay_build(*, hand, events=None):
+def hand_replay_build(*, hand: Hand, events: list[LoggedEvent] | None = None) -> JSONObject:
     """What the replay of a finished hand steps through (games.replay), every hand sorted as
     it was held in play; `events` from hand_replay_events when the caller has them."""
     if events is None:

@@ -5,6 +5,6 @@ from lobby.models import Room
 DEFAULT_ROOM = "Main room"
 
 
-def room_default_get_or_create():
+def room_default_get_or_create() -> Room:
     room, _ = Room.objects.get_or_create(name=DEFAULT_ROOM)
     return room

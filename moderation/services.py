@@ -9,11 +9,14 @@ operator says why; and what was done is written to the one log, OperatorAction, 
 same transaction as the action.
 """
 
+from collections.abc import Iterable
+from datetime import datetime
+
 from django.db import transaction
 from django.utils import timezone
 
 from accounts import services as accounts_services
-from accounts.models import LedgerTransaction
+from accounts.models import LedgerTransaction, SittingBan, User
 from games.models import Hand
 from games.selectors import table_is_closed
 from games.services.chat import chat_delete
@@ -29,7 +32,7 @@ class OperatorError(Exception):
     """An operator's request was refused; nothing changed and nothing was logged."""
 
 
-def _reason_clean(reason):
+def _reason_clean(reason: str | None) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise OperatorError("give a reason")
@@ -38,28 +41,29 @@ def _reason_clean(reason):
     return reason
 
 
-def operator_may(*, operator, kind):
+def operator_may(*, operator: User | None, kind: Kind) -> bool:
     """True iff `operator` (an active staff member) holds the permission for `kind`."""
     return bool(operator is not None and operator.is_active and operator.is_staff
                 and operator.has_perm(f"moderation.{OperatorAction.PERMISSION[kind]}"))
 
 
-def _permission_check(operator, kind):
+def _permission_check(operator: User, kind: Kind) -> None:
     if not operator_may(operator=operator, kind=kind):
         raise OperatorError(f"you may not do this: it needs the permission "
                             f"“{Kind(kind).label}”")
 
 
-def _log(*, operator, kind, reason, targets, outcome):
+def _log(*, operator: User, kind: Kind, reason: str, targets: Iterable[str],
+         outcome: str) -> OperatorAction:
     return OperatorAction.objects.create(operator=operator, kind=kind, reason=reason,
                                          targets=list(targets), outcome=outcome)
 
 
-def _points(amount):
+def _points(amount: int) -> str:
     return f"{amount:+d}"
 
 
-def table_force_close(*, table_id, operator, reason):
+def table_force_close(*, table_id: int, operator: User, reason: str) -> OperatorAction:
     """Close a table now (games.services.tables.table_close): settle a hand that has ended, void
     and refund one still running (once, key `force_close:hand:<id>`), stand everyone up and
     keep the table out of the lobby. Returns the OperatorAction, whose outcome says what
@@ -93,7 +97,7 @@ def table_force_close(*, table_id, operator, reason):
                     outcome="; ".join(done))
 
 
-def hand_settlement_rerun(*, hand_id, operator, reason):
+def hand_settlement_rerun(*, hand_id: int, operator: User, reason: str) -> OperatorAction:
     """Settle an ended hand now if it is not settled yet (games' idempotent settlement),
     and make sure it is in the statistics. Returns the OperatorAction (its outcome says
     whether anything was paid now). Raises OperatorError (nothing changed) without the
@@ -114,7 +118,8 @@ def hand_settlement_rerun(*, hand_id, operator, reason):
                     targets=[f"hand:{hand_id}"], outcome=outcome)
 
 
-def ledger_transaction_reverse(*, transaction_id, operator, reason):
+def ledger_transaction_reverse(*, transaction_id: int, operator: User,
+                               reason: str) -> OperatorAction:
     """Reverse one ledger transaction, at most once (key `reverse:<id>`). Returns the
     OperatorAction. Raises OperatorError (nothing changed, nothing logged) without the
     permission or a reason, for a reversal, for a transaction already reversed ("already
@@ -143,7 +148,9 @@ def ledger_transaction_reverse(*, transaction_id, operator, reason):
                     outcome=f"reversed {original.key} by {reversal.key}")
 
 
-def sitting_bans_create(*, users, reason, ends_at, operator, starts_at=None):
+def sitting_bans_create(*, users: Iterable[User], reason: str, ends_at: datetime | None,
+                        operator: User,
+                        starts_at: datetime | None = None) -> OperatorAction:
     """Ban every one of `users` from sitting until `ends_at` (accounts.services keeps each
     ban; games refuses to seat them), in one transaction and one log line. Returns the
     OperatorAction. Raises OperatorError (nothing changed) without the permission, a
@@ -168,7 +175,7 @@ def sitting_bans_create(*, users, reason, ends_at, operator, starts_at=None):
                     outcome=f"banned {names} from sitting until {ends_at:%Y-%m-%d %H:%M} UTC")
 
 
-def sitting_bans_lift(*, bans, operator, reason):
+def sitting_bans_lift(*, bans: Iterable[SittingBan], operator: User, reason: str) -> OperatorAction:
     """End every one of `bans` now (the rows stay). Returns the OperatorAction. Raises
     OperatorError (nothing changed) without the permission or a reason."""
     _permission_check(operator, Kind.LIFT)
@@ -189,7 +196,7 @@ def sitting_bans_lift(*, bans, operator, reason):
                     targets=[f"sitting_ban:{b.pk}" for b in bans], outcome="; ".join(done))
 
 
-def chat_message_delete(*, message_id, operator, reason):
+def chat_message_delete(*, message_id: int, operator: User, reason: str) -> OperatorAction:
     """Delete a chat message (games.services.chat.chat_delete): it disappears from every
     catch-up and snapshot and the open sockets are told. Returns the OperatorAction.
     Raises OperatorError (nothing changed, nothing logged) without the permission or a

@@ -1,25 +1,33 @@
 """Reads of players' statistics and leaderboards (no locks; nothing here changes state)."""
 
-from django.db.models import Q, Sum
+from datetime import datetime
+from typing import Any, TypedDict
+
+from django.db.models import Q, QuerySet, Sum
 
 from accounts.models import LedgerEntry, PointAccount, User
 from stats.models import ALL_VARIANTS, PlayerStats
 
 
-def _unranked_users():
+class _Pk(TypedDict):
+    pk: int
+
+
+def _unranked_users() -> QuerySet[User, _Pk]:
     """Bots, staff and deactivated users: few, so NOT IN (...) is a hashed set the index
     scan checks row by row, where a join to every ranked user would cost more than the
     page. Staff accounts play for tests and support, not for a place on a public board."""
     return User.objects.filter(Q(is_bot=True) | Q(is_staff=True) | Q(is_active=False)).values("pk")
 
 
-def player_stats_list(*, user):
+def player_stats_list(*, user: User) -> list[PlayerStats]:
     """The player's PlayerStats rows: ALL_VARIANTS first, then each variant by name."""
     rows = list(PlayerStats.objects.filter(user=user))
     return sorted(rows, key=lambda row: (row.variant != ALL_VARIANTS, row.variant))
 
 
-def leaderboard_win_rate(*, variant=ALL_VARIANTS, min_hands=1):
+def leaderboard_win_rate(*, variant: str = ALL_VARIANTS,
+                         min_hands: int = 1) -> QuerySet[PlayerStats]:
     """Players by win rate (ties: more hands first) with at least `min_hands` hands.
 
     Walks the (variant, -win_rate, -hands_played, user) index; bots and staff are left out. The
@@ -33,7 +41,7 @@ def leaderboard_win_rate(*, variant=ALL_VARIANTS, min_hands=1):
     )
 
 
-def leaderboard_points(*, variant=ALL_VARIANTS):
+def leaderboard_points(*, variant: str = ALL_VARIANTS) -> QuerySet[PlayerStats]:
     """Players by points won in `variant` (bots and staff left out)."""
     return (
         PlayerStats.objects.filter(variant=variant)
@@ -43,7 +51,7 @@ def leaderboard_points(*, variant=ALL_VARIANTS):
     )
 
 
-def leaderboard_matches(*, variant=ALL_VARIANTS):
+def leaderboard_matches(*, variant: str = ALL_VARIANTS) -> QuerySet[PlayerStats]:
     """Players by matches won in `variant` (RULES P13), ties by more matches played; only
     players who finished a match (bots and staff left out)."""
     return (
@@ -54,7 +62,7 @@ def leaderboard_matches(*, variant=ALL_VARIANTS):
     )
 
 
-def leaderboard_balance():
+def leaderboard_balance() -> QuerySet[PointAccount]:
     """Players' point accounts by balance (system accounts, bots and staff left out)."""
     return (
         PointAccount.objects.filter(user__isnull=False)
@@ -64,7 +72,7 @@ def leaderboard_balance():
     )
 
 
-def balance_series(*, user, limit=200):
+def balance_series(*, user: User, limit: int = 200) -> list[tuple[datetime, int]]:
     """The player's balance after each of their last `limit` ledger entries, oldest first,
     as (datetime, balance) pairs, walked back from the current balance (one indexed read)."""
     account = PointAccount.objects.filter(user=user).first()
@@ -87,7 +95,7 @@ BOT_COUNTERS = ("hands_played", "hands_won", "hands_lost", "levels_gained", "poi
                 "points_lost")
 
 
-def bot_stats_by_level(*, variant=ALL_VARIANTS):
+def bot_stats_by_level(*, variant: str = ALL_VARIANTS) -> list[dict[str, Any]]:
     """The bots' counters in `variant` summed per strength level (each bot user plays one
     level), easy, normal, hard: a level no bot has played yet has zeros."""
     rows = (

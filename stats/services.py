@@ -5,7 +5,9 @@ seat (plain data, no model of games), so counting needs neither the engine nor a
 """
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
@@ -28,7 +30,8 @@ class SeatResult:
     escaped: bool
 
 
-def stats_record_hand(*, hand_id, variant, ended_at, levels, seats):
+def stats_record_hand(*, hand_id: int, variant: str, ended_at: datetime | None, levels: int,
+                      seats: Sequence[SeatResult]) -> bool:
     """Add a settled hand to its players' PlayerStats (its variant's row and the
     ALL_VARIANTS row), at most once per `hand_id`. `levels` is how many levels the hand's
     winners went up; `seats` the four SeatResults. Returns False when it was already counted.
@@ -48,7 +51,8 @@ def stats_record_hand(*, hand_id, variant, ended_at, levels, seats):
         [PlayerStats(user_id=s.user_id, variant=v) for s in seats for v in variants],
         ignore_conflicts=True,
     )
-    increments = defaultdict(dict)  # counter -> {user id: how much it goes up}
+    # counter -> {user id: how much it goes up}
+    increments: defaultdict[str, dict[int, int]] = defaultdict(dict)
     for seat in seats:
         won = int(seat.delta > 0)
         for counter, amount in (
@@ -70,7 +74,7 @@ def stats_record_hand(*, hand_id, variant, ended_at, levels, seats):
     return True
 
 
-def stats_record_match(*, variant, players):
+def stats_record_match(*, variant: str, players: Sequence[tuple[int, bool]]) -> None:
     """Count a finished match (RULES P13) for its players: `players` is (user id, won) for
     each seat. Call it in the transaction that ends the match (games.services), which runs
     once per match under the table's lock, so no key of its own is needed."""
@@ -91,7 +95,8 @@ COUNTERS = ("hands_won", "hands_lost", "dealer_side_played", "dealer_side_won",
             "escapes")
 
 
-def _counters_add(*, user_ids, variants, increments, ended_at):
+def _counters_add(*, user_ids: list[int], variants: tuple[str, str],
+                  increments: dict[str, dict[int, int]], ended_at: datetime | None) -> None:
     """One UPDATE ... FROM (the four players' increments) for the hand's eight rows.
 
     Plain SQL because the settlement holds the table's lock meanwhile: the ORM's

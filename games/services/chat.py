@@ -1,7 +1,10 @@
 """Chat at a table: a seated player's message, a spectator's, an operator's deletion."""
 
+from typing import TypedDict
+
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.selectors import sitting_ban_active
 from games.chat import CHAT_MAX_CHARS, PHRASES, chat_rate_take, chat_text_clean
 from games.models import SPECTATORS, ChatMessage
@@ -10,7 +13,8 @@ from games.services.errors import ActionError
 from games.services.unit_of_work import Change, table_atomic
 
 
-def chat_send(*, table_id, user, text=None, phrase=None):
+def chat_send(*, table_id: int, user: User, text: str | None = None,
+              phrase: str | None = None) -> int:
     """`user` says `text` (or the one-tap `phrase`) at the table: a seated player to everyone
     there, anyone else to the spectators only (never to the seats: no coaching, during a
     hand or between hands). Refused, with nothing sent or stored: an empty or too long text,
@@ -42,7 +46,12 @@ def chat_send(*, table_id, user, text=None, phrase=None):
         return seq
 
 
-def _chat_said(text, phrase):
+class _Said(TypedDict):
+    text: str | None
+    phrase: str | None
+
+
+def _chat_said(text: str | None, phrase: str | None) -> _Said:
     if phrase is not None:
         if text is not None or not isinstance(phrase, str) or phrase not in PHRASES:
             raise ActionError("chat_bad_phrase", "a chat message is a text or a known phrase")
@@ -58,7 +67,7 @@ def _chat_said(text, phrase):
     return {"text": text, "phrase": None}
 
 
-def chat_delete(*, message_id, deleted_by, reason):
+def chat_delete(*, message_id: int, deleted_by: User | None, reason: str) -> bool:
     """An operator deletes a chat message (moderation): from now on it is left out of every
     catch-up and snapshot, and a `chat_deleted` event (to the message's own audience) tells
     the open sockets to remove it. The row stays, marked, as the record. Locks the GameState

@@ -1,12 +1,15 @@
 """The refusal every game service raises: nothing changed."""
 
+from typing import Any
+
 
 class ActionError(Exception):
     """An action was refused; nothing changed. `code` is stable (docs/protocol.md);
     `details` are fields the error message carries besides them (e.g. `retry_after`);
     `params` are the engine's parameters of a refused move (RuleError.params)."""
 
-    def __init__(self, code, message="", *, params=None, **details):
+    def __init__(self, code: str, message: str = "", *, params: dict[str, Any] | None = None,
+                 **details: Any) -> None:
         super().__init__(message or code)
         self.code = code
         self.message = message or code

@@ -12,11 +12,19 @@ from games.models import Hand, HandPlayer
 from games.selectors import hand_refunds_due
 from games.services.errors import ActionError
 from games.services.matches import match_end, match_hand_add
-from games.services.seating import balance_of, bot_fund, seat_backed, seat_vacate, stake_need
+from games.services.seating import (
+    balance_of,
+    bot_fund,
+    seat_backed,
+    seat_user_id,
+    seat_vacate,
+    stake_need,
+)
+from games.services.unit_of_work import Change, Event
 from games.timers import BETWEEN_HANDS
 
 
-def seat_ready(change, seat):
+def seat_ready(change: Change, seat: int) -> None:
     if change.phase not in BETWEEN_HANDS:
         raise ActionError("hand_in_progress", "the hand is being played")
     row = change.seats[seat]
@@ -27,7 +35,7 @@ def seat_ready(change, seat):
             # A bot its backer can no longer fund stands up rather than hold the table.
             seat_vacate(change, seat, "unfunded")
             return
-    elif balance_of(row.user_id) < stake_need(change):
+    elif balance_of(seat_user_id(change, seat)) < stake_need(change):
         raise ActionError("balance_too_low", f"playing here needs {stake_need(change)} points",
                           need=stake_need(change))
     if not row.ready:
@@ -38,7 +46,7 @@ def seat_ready(change, seat):
         hand_start(change)
 
 
-def bots_ready(change):
+def bots_ready(change: Change) -> bool:
     """P14: the hand is over and settled, so every bot at the table is ready at once
     (which starts the next hand if the players are too). Returns whether any was."""
     readied = False
@@ -51,14 +59,14 @@ def bots_ready(change):
     return readied
 
 
-def seat_leave(change, seat):
+def seat_leave(change: Change, seat: int) -> None:
     """Standing up between hands; during a hand it is an escape (P7, §2.10)."""
     if change.phase not in BETWEEN_HANDS:
         engine_step(change, {"type": "escape", "seat": seat})
     seat_vacate(change, seat, "left")
 
 
-def hand_start(change):
+def hand_start(change: Change) -> None:
     table = change.table
     number = (Hand.objects.filter(table=table).order_by("-number")
               .values_list("number", flat=True).first() or 0) + 1
@@ -67,54 +75,60 @@ def hand_start(change):
     plays_matches = descriptor(table.variant).plays_matches
     match_over = change.match is None or change.match.ended_at is not None
     # P7: an escape restarts the levels, so the engine's next hand is a new match.
-    facts = hand_facts(change.state) if change.state is not None else None
-    escaped = facts is not None and facts.end is not None and facts.end.escape is not None
-    if change.state is None or (plays_matches and match_over):
+    last = hand_facts(change.state) if change.state is not None else None
+    escaped = last is not None and last.end is not None and last.end.escape is not None
+    if last is None or (plays_matches and match_over):
         # P13: a new match: both teams at the first level, the dealer as for a first hand.
         fresh = machine_for(table.variant).new_match(seed, table.options)
-        if facts is not None:
-            fresh["hand_no"] = facts.hand_no + 1
+        if last is not None:
+            fresh["hand_no"] = last.hand_no + 1
         change.state = fresh
     else:
-        change.state = machine_for(facts.variant).next_hand(dict(change.state, seed=seed))
+        change.state = machine_for(last.variant).next_hand(dict(change.state, seed=seed))
     facts = hand_facts(change.state)
     if plays_matches:
         match_hand_add(change, new=match_over or escaped)
     commitment = deal_commitment(seed)
-    change.hand = Hand.objects.create(
+    # Every seat is taken (all four pressed ready), and the first to sit set the stake.
+    assert table.base_stake is not None
+    change.hand = hand = Hand.objects.create(
         table=table, number=number, variant=table.variant, base_stake=table.base_stake,
         deal_commitment=commitment, levels_before=list(facts.levels),
         dealer=facts.dealer, match=change.match,
     )
-    HandPlayer.objects.bulk_create(
-        HandPlayer(hand=change.hand, seat=s.number, user=s.user, is_bot=s.user.is_bot)
-        for s in change.seats
-    )
+    players = []
+    for s in change.seats:
+        assert s.user is not None
+        players.append(HandPlayer(hand=hand, seat=s.number, user=s.user, is_bot=s.user.is_bot))
+    HandPlayer.objects.bulk_create(players)
     for seat in change.seats:
         seat.ready = False
         change.dirty_seats.add(seat.number)
     for control in change.control:
         control["timeouts"] = 0
-    change.event({"type": "hand_started", "hand": number, "hand_id": change.hand.pk,
+    change.event({"type": "hand_started", "hand": number, "hand_id": hand.pk,
                 "levels": list(facts.levels), "dealer": facts.dealer,
                 "deal_commitment": commitment})
 
 
-def deal_reveal(change, hand):
+def deal_reveal(change: Change, hand: Hand) -> None:
     """The hand is over (ended or voided): its seed is public now (games.deals)."""
-    facts = hand_facts(change.state)
+    state = change.state
+    assert state is not None  # the state of the hand, as it ended or was voided
+    facts = hand_facts(state)
     hand.seed = facts.seed
     change.event({"type": "deal_revealed", "hand": hand.number, "seed": hand.seed,
                 "hand_no": facts.hand_no, "options": facts.options,
                 "deal_commitment": hand.deal_commitment})
 
 
-def engine_step(change, action):
-    if change.phase in BETWEEN_HANDS:
+def engine_step(change: Change, action: Event) -> None:
+    state = change.state
+    if state is None or change.phase in BETWEEN_HANDS:  # (no state: the phase is "waiting")
         raise ActionError("no_hand", "no hand is being played")
     machine = machine_for(hand_facts(change.state).variant)
     try:
-        change.state, events = machine.apply(change.state, action)
+        change.state, events = machine.apply(state, action)
     except RuleError as error:
         raise ActionError(error.code, error.message, params=error.params) from None
     for event in events:
@@ -124,8 +138,9 @@ def engine_step(change, action):
         hand_end(change)
 
 
-def hand_end(change):
+def hand_end(change: Change) -> None:
     state, hand = change.state, change.hand
+    assert state is not None and hand is not None  # the step that ended the hand ran it
     facts = hand_facts(state)
     hand.result = state["result"]  # stored whole, as the engine reports it (docs/api.md)
     hand.ended_at = timezone.now()
@@ -141,13 +156,13 @@ def hand_end(change):
     # P6: a player not back by the end of the hand loses the seat.
     for seat in range(4):
         row = change.seats[seat]
-        if row.user_id is not None and not row.user.is_bot and not change.control[seat]["connected"]:
+        if row.user is not None and not row.user.is_bot and not change.control[seat]["connected"]:
             if facts.end.escape != seat:
                 seat_vacate(change, seat, "disconnected")
         change.control[seat]["auto"] = False
 
 
-def hand_void(*, hand, reason):
+def hand_void(*, hand: Hand, reason: str) -> Hand:
     """End a running hand with no result (a force-close) and refund what it moved."""
     now = timezone.now()
     hand.result = {"void": True, "reason": reason, "deltas": [0, 0, 0, 0], "escape": None,
@@ -158,7 +173,7 @@ def hand_void(*, hand, reason):
     return hand
 
 
-def _hand_refund(*, hand):
+def _hand_refund(*, hand: Hand) -> None:
     """Give back every point the ledger moved under reference `hand:<id>` and not yet
     reversed, in one balanced transaction keyed `force_close:hand:<id>` (at most once)."""
     entries = hand_refunds_due(hand_id=hand.pk)

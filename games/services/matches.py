@@ -5,22 +5,24 @@ from django.utils import timezone
 from games.engine.facts import hand_facts, match_winner, seat_team, team_seats
 from games.engine.registry import machine_for
 from games.models import Match, MatchPlayer
+from games.services.unit_of_work import Change, State
 from stats.services import stats_record_match
 
 
-def match_hand_add(change, *, new):
+def match_hand_add(change: Change, *, new: bool) -> None:
     """The hand about to start is the next of the match, or (`new`) the first of a new
     one."""
-    if new:
+    match = change.match
+    if new or match is None:  # (hand_start asks for a new one when there is none)
         number = Match.objects.filter(table=change.table).count() + 1
-        change.match = Match.objects.create(table=change.table, number=number,
-                                          variant=change.table.variant)
+        match = change.match = Match.objects.create(table=change.table, number=number,
+                                                    variant=change.table.variant)
         change.event({"type": "match_started", "match": number})
-    change.match.hands += 1
-    change.match.save(update_fields=["hands"])
+    match.hands += 1
+    match.save(update_fields=["hands"])
 
 
-def match_end(change, state):
+def match_end(change: Change, state: State) -> int | None:
     """P13: a team whose level passed A (the A3 wrap) wins the match: record it and its
     players, count it in their statistics, and tell the table. Returns the winning team
     or None."""

@@ -1,27 +1,36 @@
 """What the sockets hear of a change, built in one place: the group names and the table's
 update message (one JSON text per audience)."""
 
+from typing import TYPE_CHECKING, Any
+
 import orjson
 
 from games.chat import spectator_chat_strip
 from games.models import SPECTATORS
 from games.selectors import game_views, table_public
 
+if TYPE_CHECKING:  # the unit of work imports this module
+    from games.services.unit_of_work import Change, EventRow
 
-def table_group(table_id):
+# A message to the sockets as the channel layer carries it (a dict of JSON values).
+Message = dict[str, Any]
+
+
+def table_group(table_id: int) -> str:
     """Every socket of the table, players and spectators: each change's update goes here
     once, carrying every audience's message; a socket sends on only its own (see
     update_message)."""
     return f"table.{table_id}"
 
 
-def seat_group(table_id, seat):
+def seat_group(table_id: int, seat: int) -> str:
     """The sockets of one seat: the notices that end a socket's hold on the seat (a takeover,
     the occupant stood up)."""
     return f"table.{table_id}.seat.{seat}"
 
 
-def update_message(change, version, prev_seq, seq, rows):
+def update_message(change: "Change", version: int, prev_seq: int, seq: int,
+                   rows: "list[EventRow]") -> Message:
     """The change's update as one channel layer event for the table's group: the
     spectators' message and one per seat with a live socket, each built and encoded
     (JSON text, as the sockets send it) once.
@@ -47,7 +56,7 @@ def update_message(change, version, prev_seq, seq, rows):
     views = game_views(game=change.game, seats=change.seats,
                        audiences=[None, *(seat for seat in range(4) if channels[seat])])
 
-    def message(audience):
+    def message(audience: int | None) -> Message:
         own = SPECTATORS if audience is None else audience
         return {
             "type": "update",
@@ -70,11 +79,11 @@ def update_message(change, version, prev_seq, seq, rows):
             "watch_seated": None if watch_seated is watch else as_json(watch_seated)}
 
 
-def as_stored(value):
+def as_stored(value: Any) -> Any:
     """`value` as the database gives a JSON field back."""
     return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
-def as_json(message):
+def as_json(message: Message) -> str:
     # Views may key dicts by seat number, as json.dumps allows.
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

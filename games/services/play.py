@@ -2,21 +2,44 @@
 and a seat's socket connecting and disconnecting."""
 
 import logging
+from collections.abc import Callable
+from typing import Any, TypedDict, cast
 
 from django.db import connection, transaction
 
+from accounts.models import User
 from games.fanout import fanout_together
 from games.selectors import game_snapshot_of
 from games.services.errors import ActionError
 from games.services.hands import engine_step, seat_leave, seat_ready
 from games.services.seating import seat_auto_set, seat_take_back
-from games.services.unit_of_work import Change, batch_lock, publishing, table_atomic
+from games.services.unit_of_work import (
+    Change,
+    Committed,
+    Event,
+    batch_lock,
+    publishing,
+    table_atomic,
+)
 from games.timers import BETWEEN_HANDS
 
 logger = logging.getLogger(__name__)
 
 
-def game_apply_action(*, table_id, user, action, version):
+class ActionRequest(TypedDict):
+    """game_apply_action's keyword arguments, one action of a group commit."""
+
+    table_id: int
+    user: User
+    action: Event
+    version: int
+
+
+# What became of an action of a group commit: committed, or the exception that refused it.
+Outcome = Committed | Exception
+
+
+def game_apply_action(*, table_id: int, user: User, action: Event, version: int) -> Committed:
     """Apply `action` from `user` at `table_id` if `version` is the table's current version.
 
     Locks the GameState row. The seat is the user's own seat: an action naming another
@@ -27,14 +50,14 @@ def game_apply_action(*, table_id, user, action, version):
         return _action_change(table_id, user, action, version)
 
 
-def _action_check(action, version):
+def _action_check(action: object, version: object) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ActionError("bad_action", "an action is an object with a type")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ActionError("bad_version", "an action carries the version it was made for")
 
 
-def _action_change(table_id, user, action, version):
+def _action_change(table_id: int, user: User, action: Event, version: int) -> Committed:
     """game_apply_action inside the caller's transaction."""
     change = Change.begin(table_id)
     if version != change.game.version:
@@ -63,7 +86,7 @@ def _action_change(table_id, user, action, version):
     return change.commit()
 
 
-def game_apply_actions(*, requests):
+def game_apply_actions(*, requests: list[ActionRequest]) -> list[Outcome]:
     """Group commit (docs/architecture.md, "Group commit"): apply each of `requests`
     (game_apply_action's keyword arguments) in turn, in one transaction, and return each
     one's outcome: what game_apply_action returns, or the ActionError that refused it.
@@ -88,7 +111,7 @@ def game_apply_actions(*, requests):
     each other's rows in a cycle."""
     order = sorted(range(len(requests)), key=lambda i: requests[i]["table_id"])
     table_ids = sorted({request["table_id"] for request in requests})
-    outcomes = [None] * len(requests)
+    outcomes: list[Outcome | None] = [None] * len(requests)
     try:
         with fanout_together(), table_atomic():
             batch_lock(table_ids)
@@ -98,7 +121,7 @@ def game_apply_actions(*, requests):
                 # Something inside marked the transaction for rollback: what it did would
                 # be lost at the end of the block, so none of it may be reported as done.
                 raise _BatchCannotStand
-        return outcomes
+        return cast(list[Outcome], outcomes)  # every one set: `order` is every index
     except Exception:
         logger.warning("a batch of %d actions failed; applying them one by one",
                        len(requests), exc_info=True)
@@ -112,16 +135,18 @@ class _Writes:
 
     __slots__ = ("seen",)
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.seen = False
 
-    def __call__(self, execute, sql, params, many, context):
+    def __call__(self, execute: Callable[..., Any], sql: str, params: Any, many: bool,
+                 context: dict[str, Any]) -> Any:
         if not self.seen and not sql.startswith("SELECT"):
             self.seen = True
         return execute(sql, params, many, context)
 
 
-def _outcome_in_batch(*, table_id, user, action, version):
+def _outcome_in_batch(*, table_id: int, user: User, action: Event,
+                      version: int) -> Committed | ActionError:
     writes = _Writes()
     try:
         _action_check(action, version)
@@ -140,14 +165,14 @@ class _BatchCannotStand(Exception):
     transaction marked for rollback): game_apply_actions applies it again one by one."""
 
 
-def _outcome(request):
+def _outcome(request: ActionRequest) -> Outcome:
     try:
         return game_apply_action(**request)
     except Exception as error:
         return error
 
 
-def game_seat_connect(*, table_id, user, channel_name):
+def game_seat_connect(*, table_id: int, user: User, channel_name: str) -> int:
     """A player's socket for their seat opened: it becomes the seat's live socket and the
     seat leaves 托管 (P6: the player resumes). Locks the GameState row. Returns the seat."""
     with table_atomic():
@@ -167,7 +192,7 @@ def game_seat_connect(*, table_id, user, channel_name):
         return seat
 
 
-def game_seat_disconnect(*, table_id, user, channel_name):
+def game_seat_disconnect(*, table_id: int, user: User, channel_name: str) -> bool:
     """The seat's live socket closed: during a hand the seat goes on 托管 (P6). A socket that
     was already replaced by a newer one changes nothing. Locks the GameState row."""
     with table_atomic():

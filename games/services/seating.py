@@ -6,22 +6,33 @@ from accounts.selectors import sitting_ban_active
 from accounts.services import ledger_post, user_create
 from games.selectors import table_is_closed
 from games.services.errors import ActionError
-from games.services.unit_of_work import control_default
+from games.services.unit_of_work import Change, control_default
 from games.stakes import stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, timeouts_put_on_auto
 from lobby.models import Seat
 
 
-def stake_need(change):
+def stake_need(change: Change) -> int:
     """P8b: the balance a seat needs here, cap × base stake."""
     return stake_required_balance(cap=table_cap(change.table), base_stake=change.table.base_stake)
 
 
-def balance_of(user_id):
+def balance_of(user_id: int) -> int:
     return PointAccount.objects.values_list("balance", flat=True).get(user_id=user_id)
 
 
-def seat_take(change, *, seat, user, base_stake, balance_checked=True):
+def seat_user_id(change: Change, seat: int) -> int:
+    """The id of the user at `seat`, which the caller knows is taken (a seated player's own,
+    a bot's). An empty seat is a bug: its None would look up the system accounts, whose
+    user is null too."""
+    user_id = change.seats[seat].user_id
+    if user_id is None:
+        raise LookupError(f"seat {seat} of table {change.table.pk} is empty")
+    return user_id
+
+
+def seat_take(change: Change, *, seat: int, user: User, base_stake: int | None,
+              balance_checked: bool = True) -> None:
     if sitting_ban_active(user=user) is not None:
         raise ActionError("banned", "an operator has banned you from sitting for now")
     if table_is_closed(table_id=change.table.pk):
@@ -52,7 +63,7 @@ def seat_take(change, *, seat, user, base_stake, balance_checked=True):
                 "bot_number": user.bot_number, "base_stake": table.base_stake})
 
 
-def seat_vacate(change, seat, reason):
+def seat_vacate(change: Change, seat: int, reason: str) -> None:
     row = change.seats[seat]
     user_id = row.user_id
     if seat_backed(change, seat):
@@ -72,20 +83,20 @@ def seat_vacate(change, seat, reason):
                 seat_vacate(change, other, "backer_left")
 
 
-def seats_vacate_leaving_bots(change):
+def seats_vacate_leaving_bots(change: Change) -> None:
     for seat in range(4):
         reason = change.control[seat].get("leaving")
         if reason and seat_backed(change, seat):
             seat_vacate(change, seat, reason)
 
 
-def seat_backed(change, seat):
+def seat_backed(change: Change, seat: int) -> bool:
     """A bot seated by a player who backs it (table_bot_add); bots seated before
     backing existed play with their own balance, as players do."""
     return change.is_bot(seat) and change.control[seat].get("backer") is not None
 
 
-def stake_available(change, seat, account):
+def stake_available(change: Change, seat: int, account: PointAccount) -> int:
     """What `seat` can pay now: above its floor; a backed bot only what its backer staked
     on it and it won here (``bot_base`` is what it held before, never at stake)."""
     if seat_backed(change, seat):
@@ -95,17 +106,17 @@ def stake_available(change, seat, account):
     return account.balance - account.floor
 
 
-def _bot_key(change, seat, what):
+def _bot_key(change: Change, seat: int, what: str) -> str:
     # The sequence number of the event that follows (every bot transfer is followed by
     # one), so each transfer's key is unique at this table and a rerun posts once.
     return f"bot:{change.table.pk}:{change.game.seq + len(change.events) + 1}:{seat}:{what}"
 
 
-def bot_fund(change, seat):
+def bot_fund(change: Change, seat: int) -> bool:
     """Bring the bot at `seat` up to cap × stake from its backer, who must keep their own
     cap × stake besides; False (nothing moved) if they cannot."""
     control = change.control[seat]
-    bot = PointAccount.objects.select_for_update().get(user_id=change.seats[seat].user_id)
+    bot = PointAccount.objects.select_for_update().get(user_id=seat_user_id(change, seat))
     need = stake_need(change)
     amount = need - stake_available(change, seat, bot)
     if amount <= 0:
@@ -121,10 +132,10 @@ def bot_fund(change, seat):
     return True
 
 
-def _bot_return(change, seat):
+def _bot_return(change: Change, seat: int) -> None:
     """What the bot at `seat` holds of its backer's stake and its winnings goes back."""
     control = change.control[seat]
-    bot = PointAccount.objects.select_for_update().get(user_id=change.seats[seat].user_id)
+    bot = PointAccount.objects.select_for_update().get(user_id=seat_user_id(change, seat))
     amount = stake_available(change, seat, bot)
     if amount > 0:
         backer = PointAccount.objects.select_for_update().get(user_id=control["backer"])
@@ -135,7 +146,7 @@ def _bot_return(change, seat):
                     memo=f"the bot in seat {seat} returns to user {control['backer']}")
 
 
-def bot_user_free(level):
+def bot_user_free(level: str) -> User:
     """A bot user of `level` with no seat, created when every such bot is busy."""
     bots = User.objects.filter(is_bot=True, bot_level=level)
     bot = bots.filter(seats__isnull=True).order_by("pk").first()
@@ -148,19 +159,19 @@ def bot_user_free(level):
                        bot_level=level)
 
 
-def seat_take_back(change, seat, force_event=False):
+def seat_take_back(change: Change, seat: int, force_event: bool = False) -> None:
     control = change.control[seat]
     control["timeouts"] = 0
     if control["auto"] or force_event:
         seat_auto_set(change, seat, False, reason="player")
 
 
-def seat_auto_set(change, seat, on, *, reason):
+def seat_auto_set(change: Change, seat: int, on: bool, *, reason: str) -> None:
     change.control[seat]["auto"] = on
     change.event({"type": "auto", "seat": seat, "on": on, "reason": reason})
 
 
-def seat_timeout_count(change, seat):
+def seat_timeout_count(change: Change, seat: int) -> None:
     control = change.control[seat]
     control["timeouts"] += 1
     change.event({"type": "timeout", "seat": seat, "count": control["timeouts"]})

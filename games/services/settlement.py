@@ -19,7 +19,7 @@ from stats.services import SeatResult, stats_record_hand
 logger = logging.getLogger(__name__)
 
 
-def hand_settle(*, hand_id):
+def hand_settle(*, hand_id: int) -> bool:
     """Pay a finished hand out of the ledger, at most once, zero-sum among its four players
     (RULES P8b; games.stakes.settlement_shares): the rules' deltas × base stake, each loss
     cut to the table's cap × stake, the winners sharing what the losers paid. The house
@@ -86,7 +86,7 @@ def hand_settle(*, hand_id):
         return True
 
 
-def hand_stats_record(*, hand):
+def hand_stats_record(*, hand: Hand) -> bool:
     """Count a settled `hand` in its players' statistics, at most once (stats.services keys
     on the hand). A hand voided by an operator was never played out and counts for nobody.
     Returns False when there was nothing (more) to count."""
@@ -112,7 +112,7 @@ def hand_stats_record(*, hand):
                              levels=int(result.get("levels") or 0), seats=seats)
 
 
-def hands_settle_sweep(*, grace_seconds=2.0):
+def hands_settle_sweep(*, grace_seconds: float = 2.0) -> int:
     """Settle every hand that ended more than `grace_seconds` ago and is still unsettled."""
     due = timezone.now() - timedelta(seconds=grace_seconds)
     settled = 0

@@ -1,5 +1,7 @@
 """Tables: opening one, its rules and stake, seating players and bots, closing it."""
 
+from typing import Any
+
 from django.db.models import F
 from django.db.models.functions import Greatest
 
@@ -19,13 +21,17 @@ from games.services.seating import (
     stake_need,
 )
 from games.services.settlement import hand_settle
-from games.services.unit_of_work import Change, control_default, table_atomic
+from games.services.unit_of_work import Change, Committed, control_default, table_atomic
 from games.stakes import cap_default, stake_required_balance
 from games.timers import BETWEEN_HANDS
-from lobby.models import Seat, Table
+from lobby.models import Room, Seat, Table
+
+# A variant's table options (its descriptor's options_clean says which there are).
+Options = dict[str, Any]
 
 
-def table_rules_clean(*, variant, options, turn_timeout, cap):
+def table_rules_clean(*, variant: str, options: Options | None, turn_timeout: int,
+                      cap: int | None) -> tuple[Options, int]:
     """The checks every way of making or changing a table shares: the variant's own table
     options (its descriptor's; those left out take their defaults), the turn timeout and the
     cap of RULES P8b in base stakes, 1 up to the variant's worst loss with these options (the
@@ -45,7 +51,9 @@ def table_rules_clean(*, variant, options, turn_timeout, cap):
     return options, cap
 
 
-def table_open(*, room, variant, options=None, cap=None, turn_timeout=25, name="", opened_by):
+def table_open(*, room: Room, variant: str, options: Options | None = None,
+               cap: int | None = None, turn_timeout: int = 25, name: str = "",
+               opened_by: User | None) -> Table:
     """A new table with its four seats empty and its game waiting (an operator opens one in
     the admin; table_create also sits its creator). Returns the table."""
     options, cap = table_rules_clean(variant=variant, options=options,
@@ -58,8 +66,9 @@ def table_open(*, room, variant, options=None, cap=None, turn_timeout=25, name="
         return table
 
 
-def table_create(*, room, user, variant, base_stake, options=None, cap=None, turn_timeout=25,
-                 name=""):
+def table_create(*, room: Room, user: User, variant: str, base_stake: int,
+                 options: Options | None = None, cap: int | None = None,
+                 turn_timeout: int = 25, name: str = "") -> Table:
     """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
     player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
     balance short of cap × stake) leaves no table behind. `options` are the variant's table
@@ -78,7 +87,8 @@ BOTS_PER_TABLE = 3
 BOTS_MARGIN = 2
 
 
-def table_bots_play(*, room, user, variant, base_stake=1, options=None, turn_timeout=25):
+def table_bots_play(*, room: Room, user: User, variant: str, base_stake: int = 1,
+                    options: Options | None = None, turn_timeout: int = 25) -> Table:
     """"Play against bots": a new table with `user` in seat 0, three bots they back in the
     other seats (table_bot_add) and `user` ready, so the first hand starts at once; one
     transaction, so a player who cannot afford it leaves no table behind.
@@ -110,8 +120,10 @@ def table_bots_play(*, room, user, variant, base_stake=1, options=None, turn_tim
         return change.table
 
 
-def table_settings_change(*, table_id, name=None, room=None, variant=None, options=None,
-                          cap=None, turn_timeout=None, base_stake=None):
+def table_settings_change(*, table_id: int, name: str | None = None, room: Room | None = None,
+                          variant: str | None = None, options: Options | None = None,
+                          cap: int | None = None, turn_timeout: int | None = None,
+                          base_stake: int | None = None) -> Table:
     """Change a table's settings (an operator, in the admin), each argument left None kept.
     The name and room change any time; the rules (variant, options), the cap, the turn
     timeout and the base stake only between hands, with the lobby's checks: new rules start a
@@ -124,7 +136,7 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
         if table_is_closed(table_id=table_id):
             raise ActionError("table_closed", "this table was closed by an operator")
         same_variant = variant in (None, table.variant)
-        rules = {"variant": table.variant if variant is None else variant,
+        rules: dict[str, Any] = {"variant": table.variant if variant is None else variant,
                  "turn_timeout": table.turn_timeout if turn_timeout is None else turn_timeout,
                  # Options belong to a variant: a new one starts from its defaults.
                  "options": options if options is not None else
@@ -157,7 +169,7 @@ def table_settings_change(*, table_id, name=None, room=None, variant=None, optio
         return table
 
 
-def _stake_check(change, *, cap, base_stake):
+def _stake_check(change: Change, *, cap: int, base_stake: int | None) -> None:
     if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 1:
         raise ActionError("bad_stake", "a base stake is 1 or more")
     seated = [seat.user_id for seat in change.seats if seat.user_id is not None]
@@ -169,7 +181,8 @@ def _stake_check(change, *, cap, base_stake):
                           need=need)
 
 
-def table_sit(*, table_id, user, seat, base_stake=None):
+def table_sit(*, table_id: int, user: User, seat: int,
+              base_stake: int | None = None) -> Committed:
     """Seat `user` at `seat` between hands. The first player to sit sets the base stake (P8);
     the user's balance must cover the table's cap × stake (P8b); a user an operator banned and
     a closed table are refused. Locks the GameState row."""
@@ -179,7 +192,8 @@ def table_sit(*, table_id, user, seat, base_stake=None):
         return change.commit()
 
 
-def table_bot_add(*, table_id, user, seat, level=User.BotLevel.NORMAL):
+def table_bot_add(*, table_id: int, user: User, seat: int,
+                  level: str = User.BotLevel.NORMAL) -> Committed:
     """`user`, seated at the table, fills the empty `seat` with a bot of `level` (easy,
     normal or hard: a user with is_bot=True and that bot_level, so each level's results
     stay apart in the statistics), ready to play at the table's stake. Only a player
@@ -206,7 +220,7 @@ def table_bot_add(*, table_id, user, seat, level=User.BotLevel.NORMAL):
         return change.commit()
 
 
-def table_close(*, table_id, reason, closed_by=None):
+def table_close(*, table_id: int, reason: str, closed_by: User | None = None) -> TableClosure:
     """Close a table now (an operator's force-close, moderation.services): a hand that has
     ended is settled as played (hand_settle); a hand still running is voided: nobody wins
     or loses it, and every point the ledger moved for it (reference `hand:<id>`: an
@@ -234,7 +248,7 @@ def table_close(*, table_id, reason, closed_by=None):
         return closure
 
 
-def _table_shut(change, reason):
+def _table_shut(change: Change, reason: str) -> Hand | None:
     """Void the running hand (refunded), stand everyone up and end the match. Returns
     the voided hand, or None."""
     voided = None
@@ -252,7 +266,7 @@ def _table_shut(change, reason):
     return voided
 
 
-def table_spectators_add(*, table_id, n):
+def table_spectators_add(*, table_id: int, n: int) -> bool:
     """Count `n` more (or, negative, fewer) open spectator sockets at the table; False if
     there is no such table. A counter that only feeds the lobby, so no lock: it is not part
     of the table's versioned state."""

@@ -10,12 +10,12 @@ from games.models import GameState
 from games.services.hands import engine_step
 from games.services.seating import seat_timeout_count, seat_vacate
 from games.services.unit_of_work import Change, seats_with_users, table_atomic, timer_schedule
-from games.timers import timer_fired
+from games.timers import Firing, SeatClock, timer_fired
 
 logger = logging.getLogger(__name__)
 
 
-def game_timer_fire(*, table_id, version):
+def game_timer_fire(*, table_id: int, version: int) -> bool:
     """What happens when the table's timer for `version` runs out (Celery and the sweeper).
 
     A stale `version` does nothing and returns False. What the platform does is games.timers'
@@ -59,26 +59,28 @@ def game_timer_fire(*, table_id, version):
         return True
 
 
-def _timer_inputs(change):
+def _timer_inputs(change: Change) -> tuple[list[SeatClock], datetime | None, int]:
     """What timer_fired reads besides the state, which the version pins."""
     return change.clocks(), change.game.deadline, change.table.turn_timeout
 
 
-def _timer_firing(change):
+def _timer_firing(change: Change) -> Firing | None:
+    deadline = change.game.deadline
+    assert deadline is not None  # game_timer_fire read a deadline (on this row, or locked)
     return timer_fired(state=change.state, seats=change.clocks(),
                        turn_timeout=change.table.turn_timeout,
-                       late=(timezone.now() - change.game.deadline).total_seconds())
+                       late=(timezone.now() - deadline).total_seconds())
 
 
-def game_timer_rearm(*, table_id, due):
+def game_timer_rearm(*, table_id: int, due: str) -> bool:
     """A timer task due at `due` (ISO 8601) found its version stale. If it was the table's
     last task sent (GameState.timer_at) and a deadline is set, send the task for that
     deadline: changes whose deadline came later sent none (Change.commit). Locks the
     GameState row, so a change committing meanwhile sees the new timer_at. A lost task is
     the sweeper's (game_timers_sweep). Returns whether a task was sent."""
-    due = datetime.fromisoformat(due)
+    due_at = datetime.fromisoformat(due)
     with transaction.atomic():
-        game = (GameState.objects.select_for_update().filter(pk=table_id, timer_at=due)
+        game = (GameState.objects.select_for_update().filter(pk=table_id, timer_at=due_at)
                 .only("version", "deadline", "timer_at").first())
         if game is None or game.deadline is None:
             return False
@@ -88,7 +90,7 @@ def game_timer_rearm(*, table_id, due):
         return True
 
 
-def game_timers_sweep(*, grace_seconds=2.0):
+def game_timers_sweep(*, grace_seconds: float = 2.0) -> int:
     """Fire every timer overdue by more than `grace_seconds` (lost tasks, crashed workers)."""
     due = timezone.now() - timedelta(seconds=grace_seconds)
     fired = 0

@@ -29,16 +29,19 @@ play, timeouts) works on a ``Change``, which is begun and committed here. Its in
 import logging
 import random
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any, Self, TypedDict
 
 from celery import current_app
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games.engine.facts import hand_facts
 from games.fanout import fanout_send, publish_lock_give_back, publish_lock_wait, publish_locks_ask
-from games.models import GameEvent, GameState
+from games.models import GameEvent, GameState, Hand, Match
 from games.rows.cache import rows_give_back, rows_keep, rows_take
 from games.rows.prepared import (
     PreparedRead,
@@ -48,9 +51,22 @@ from games.rows.prepared import (
     values_locked,
 )
 from games.services.errors import ActionError
-from games.services.payloads import as_stored, seat_group, table_group, update_message
+from games.services.payloads import (
+    Message,
+    as_stored,
+    seat_group,
+    table_group,
+    update_message,
+)
 from games.timers import SeatClock, timer_next
 from lobby.models import Seat, Table
+
+# The engine's state of a table's game (JSON, games.engine), an event of its log (JSON, its
+# "type" among the fields), and a seat's entry of GameState.control (JSON: timeouts, auto,
+# connected, channel; a backed bot's backer, bot_base and leaving).
+State = dict[str, Any]
+Event = dict[str, Any]
+Control = dict[str, Any]
 
 logger = logging.getLogger(__name__)
 
@@ -77,11 +93,11 @@ _game_rev_locked = PreparedValue(
 _revs = random.Random()
 
 
-def _rev_new():
+def _rev_new() -> int:
     return _revs.getrandbits(63) - (1 << 62)
 
 
-def control_default():
+def control_default() -> Control:
     return {"timeouts": 0, "auto": False, "connected": False, "channel": None}
 
 
@@ -96,9 +112,25 @@ class EventRow:
 
     __slots__ = ("table_id", "seq", "hand_id", "type", "payload", "audience", "created_at")
 
-    def __init__(self, table_id, seq, hand_id, type, payload, audience):
+    table_id: int
+    seq: int
+    hand_id: int | None
+    type: str
+    payload: Event
+    audience: int | None
+    created_at: datetime | None
+
+    def __init__(self, table_id: int, seq: int, hand_id: int | None, type: str, payload: Event,
+                 audience: int | None) -> None:
         self.table_id, self.seq, self.hand_id, self.type = table_id, seq, hand_id, type
         self.payload, self.audience, self.created_at = payload, audience, None
+
+
+class Committed(TypedDict):
+    """What a committed change leaves: the table's version and its last event's seq."""
+
+    version: int
+    seq: int
 
 
 class Change:
@@ -107,24 +139,25 @@ class Change:
     takes (sit, ready, play, settle ...) are functions of the modules beside this one, each
     taking the change first."""
 
-    def __init__(self, game, seats):
+    def __init__(self, game: GameState, seats: list[Seat]) -> None:
         self.game = game
-        self.table = game.table
+        self.table: Table = game.table
         self.seats = seats
-        self.state = game.state
-        self.control = [dict(c) for c in game.control] or [control_default() for _ in range(4)]
-        self.channels_before = [c.get("channel") for c in self.control]
+        self.state: State | None = game.state
+        self.control: list[Control] = ([dict(c) for c in game.control]
+                                       or [control_default() for _ in range(4)])
+        self.channels_before: list[str | None] = [c.get("channel") for c in self.control]
         # (audience, event without "to", the hand it belongs to: the one running when it
         # happened, so a force-close's reveal stays with the voided hand)
-        self.events = []
-        self.hand = game.hand
-        self.match = game.match
-        self.ended_hand = None
-        self.dirty_seats = set()
-        self.vacated = set()
+        self.events: list[tuple[int | None, Event, Hand | None]] = []
+        self.hand: Hand | None = game.hand
+        self.match: Match | None = game.match
+        self.ended_hand: Hand | None = None
+        self.dirty_seats: set[int] = set()
+        self.vacated: set[int] = set()
 
     @classmethod
-    def begin(cls, table_id):
+    def begin(cls, table_id: int) -> Self:
         # The rows this process's last change to the table wrote, if nobody has written them
         # since (games.rows.cache): one locked read of `rev` instead of the two reads below.
         kept = rows_take(table_id)
@@ -140,46 +173,46 @@ class Change:
         # (its state JSON decoded once per seat) and the hand in each of the four rows, which
         # measured slower than the second query (platform/SCALING.md, the rows left out).
         # Both compiled once per thread (games.rows.prepared).
-        games = _game_locked(table_id)
+        games: list[GameState] = _game_locked(table_id)
         if not games:
             raise ActionError("no_such_table", "there is no such table")
         return cls(games[0], seats_with_users(table_id))
 
-    def give_back(self):
+    def give_back(self) -> None:
         """Nothing was changed (a refusal before any step): the rows stay this process's
         for the table's next change."""
         rows_give_back(self.game.pk, self.game, self.seats)
 
     @property
-    def phase(self):
+    def phase(self) -> str:
         return hand_facts(self.state).phase if self.state else "waiting"
 
-    def seat_of(self, user):
+    def seat_of(self, user: User) -> int | None:
         for seat in self.seats:
             if seat.user_id is not None and seat.user_id == user.pk:
                 return seat.number
         return None
 
-    def is_bot(self, seat):
+    def is_bot(self, seat: int) -> bool:
         user = self.seats[seat].user
         return user is not None and user.is_bot
 
-    def clocks(self):
+    def clocks(self) -> list[SeatClock]:
         out = []
         for seat, control in zip(self.seats, self.control):
             user = seat.user if seat.user_id is not None else None
             bot = user is not None and user.is_bot
             out.append(SeatClock(bot, control["auto"], user is not None, seat.ready,
-                                 user.bot_level if bot else ""))
+                                 user.bot_level if user is not None and bot else ""))
         return out
 
-    def event(self, event, audience=None):
+    def event(self, event: Event, audience: int | None = None) -> None:
         self.events.append((audience, event, self.hand))
 
-    def clear_timer_only(self):
+    def clear_timer_only(self) -> None:
         GameState.objects.filter(pk=self.game.pk).update(deadline=None, timer_kind="")
 
-    def commit(self, *, bump_version=True):
+    def commit(self, *, bump_version: bool = True) -> Committed:
         game = self.game
         # The publish lock is asked for now and its answer read once the writes and the
         # messages are done, before the transaction commits: the round trip to Redis
@@ -187,7 +220,8 @@ class Change:
         outbox = _outbox(game.pk)
         old_version, prev_seq = game.version, game.seq
         version = old_version + 1 if bump_version else old_version
-        rows, seq = [], prev_seq
+        rows: list[EventRow] = []
+        seq = prev_seq
         for audience, event, hand in self.events:
             seq += 1
             rows.append(EventRow(game.pk, seq, hand.pk if hand is not None else None,
@@ -222,7 +256,7 @@ class Change:
             Table.objects.filter(pk=self.table.pk).update(base_stake=None)
             self.table.base_stake = None
         rev = _rev_new()
-        fields = {"seq": seq, "control": self.control, "rev": rev}
+        fields: dict[str, Any] = {"seq": seq, "control": self.control, "rev": rev}
         if bump_version:
             fields.update(version=version, state=self.state, phase=self.phase, hand=self.hand,
                           deadline=deadline, timer_kind=timer[0] if timer else "",
@@ -247,7 +281,7 @@ class Change:
         table_id = game.pk
         outbox.append((messages, sorted(self.vacated)))
         outbox.hold()
-        if send_timer:
+        if send_timer and deadline is not None:  # (send_timer implies a deadline)
             game.timer_at = deadline
             transaction.on_commit(lambda: timer_schedule(table_id, version, deadline))
         if self.ended_hand is not None:
@@ -269,7 +303,7 @@ class Change:
 BATCH_LOCK_TIMEOUT = "500ms"
 
 
-def batch_lock(table_ids):
+def batch_lock(table_ids: list[int]) -> None:
     """Lock every table row of the batch before any action runs, in the order of their ids:
     a batch then never holds one table's rows (or the accounts its settlement locks) while
     it waits for another's, so two batches, or a batch and a single change, cannot wait for
@@ -285,7 +319,7 @@ def batch_lock(table_ids):
     outboxes_open(table_ids)
 
 
-def _rev_locked(table_id):
+def _rev_locked(table_id: int) -> int | None:
     """The table's `rev` under its row lock: as the batch's locking read found it, for the
     table's first change in a batch (nothing has written it since); else read now."""
     revs = getattr(publishing, "batch_revs", None)
@@ -298,7 +332,7 @@ publishing = threading.local()
 
 
 @contextmanager
-def table_atomic():
+def table_atomic() -> Iterator[None]:
     """transaction.atomic() for a change to a table. If the outermost transaction rolled
     back after a change took a publish lock, the lock is given back here (on commit the
     outbox's flush gives it back once the messages are out)."""
@@ -312,13 +346,13 @@ def table_atomic():
             _outboxes().clear()
 
 
-def _outboxes():
+def _outboxes() -> "dict[int, _Outbox]":
     if not hasattr(publishing, "outboxes"):
         publishing.outboxes = {}
     return publishing.outboxes
 
 
-def _outbox(table_id):
+def _outbox(table_id: int) -> "_Outbox":
     """The messages this transaction will publish for the table. The first change to the
     table in the transaction asks for its publish lock (we hold its row lock) and arranges
     the flush on commit; a second one (a settlement inside a force-close, the next action
@@ -330,7 +364,7 @@ def _outbox(table_id):
     return outbox
 
 
-def outboxes_open(table_ids):
+def outboxes_open(table_ids: list[int]) -> "dict[int, _Outbox]":
     """Open the outboxes of `table_ids` (none open yet), their locks asked in one write to
     Redis; the caller holds the tables' rows."""
     outboxes = _outboxes()
@@ -340,24 +374,31 @@ def outboxes_open(table_ids):
     return outboxes
 
 
-class _Outbox:
-    def __init__(self, table_id, asked):
-        self.table_id, self.asked, self.held, self.batches = table_id, asked, None, []
+# What a change hands its outbox: its update message and the seats it vacated.
+Batch = tuple[Message, list[int]]
 
-    def append(self, batch):
+
+class _Outbox:
+    def __init__(self, table_id: int, asked: Any) -> None:
+        # `asked` and `held` are games.fanout's handles of the publish lock.
+        self.table_id, self.asked = table_id, asked
+        self.held: Any = None
+        self.batches: list[Batch] = []
+
+    def append(self, batch: Batch) -> None:
         self.batches.append(batch)
 
-    def hold(self):
+    def hold(self) -> None:
         """Wait for the publish lock asked for (at once if it is free)."""
         if self.asked is not None:
             self.held, self.asked = publish_lock_wait(self.asked), None
 
-    def flush(self):
+    def flush(self) -> None:
         _outboxes().pop(self.table_id, None)
         if not self.batches:  # opened for a batch's action that was refused
             self.abandon()
             return
-        sends = []
+        sends: list[list[tuple[str, Message]]] = []
         for update, vacated in self.batches:
             sends.append([(table_group(self.table_id), update)])
             if vacated:
@@ -369,13 +410,13 @@ class _Outbox:
             fanout_send(groups_messages, key=self.table_id,
                         then_release=self.held if i == len(sends) - 1 else None)
 
-    def abandon(self):
+    def abandon(self) -> None:
         self.hold()  # the answer to a lock asked for may still be on its way: ours or not
         if self.held is not None:
             publish_lock_give_back(self.held)
 
 
-def timer_schedule(table_id, version, due):
+def timer_schedule(table_id: int, version: int, due: datetime) -> None:
     delay = max(0.0, (due - timezone.now()).total_seconds())
     try:
         current_app.send_task("games.tasks.table_timer", args=(table_id, version, due.isoformat()),
@@ -384,7 +425,7 @@ def timer_schedule(table_id, version, due):
         logger.exception("could not schedule the timer of table %s", table_id)
 
 
-def settlement_schedule(hand_id):
+def settlement_schedule(hand_id: int) -> None:
     try:
         current_app.send_task("games.tasks.hand_settlement", args=(hand_id,))
     except Exception:  # the sweeper settles it

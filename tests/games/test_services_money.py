@@ -13,6 +13,7 @@ from games.models import GameEvent, GameState, Hand, HandPlayer
 from games.services.errors import ActionError
 from games.services.hands import seat_ready
 from games.services.play import game_apply_action
+from games.services.seating import seat_user_id
 from games.services.settlement import hand_settle
 from games.services.tables import table_bot_add, table_create, table_sit
 from games.services.timeouts import game_timer_fire
@@ -184,3 +185,17 @@ def test_a_backer_who_cannot_fund_a_bot_is_refused_and_an_unfunded_bot_stands_up
     assert GameEvent.objects.filter(table=table, type="stood").last().payload == {
         "seat": 1, "reason": "unfunded"}
     assert point_balance(user=human) == 450
+
+
+def test_a_seats_user_id_is_its_occupants_and_an_empty_seat_has_none(make_user):
+    """The bots' account reads and ready's balance look up the seat's user by id: an empty
+    seat's None would find the system accounts (their user is null), so it is an error."""
+    player = make_user()
+    system_account_get_or_create(code=HOUSE)
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
+                         base_stake=1, cap=4)
+    with table_atomic():
+        change = Change.begin(table.pk)
+        assert seat_user_id(change, 0) == player.pk
+        with pytest.raises(LookupError):
+            seat_user_id(change, 1)
