@@ -75,16 +75,17 @@ def hand_start(change: Change) -> None:
     plays_matches = descriptor(table.variant).plays_matches
     match_over = change.match is None or change.match.ended_at is not None
     # P7: an escape restarts the levels, so the engine's next hand is a new match.
-    last = hand_facts(change.state) if change.state is not None else None
+    previous = change.state
+    last = hand_facts(previous) if previous is not None else None
     escaped = last is not None and last.end is not None and last.end.escape is not None
-    if last is None or (plays_matches and match_over):
+    if previous is None or last is None or (plays_matches and match_over):
         # P13: a new match: both teams at the first level, the dealer as for a first hand.
         fresh = machine_for(table.variant).new_match(seed, table.options)
         if last is not None:
             fresh["hand_no"] = last.hand_no + 1
         change.state = fresh
     else:
-        change.state = machine_for(last.variant).next_hand(dict(change.state, seed=seed))
+        change.state = machine_for(last.variant).next_hand(dict(previous, seed=seed))
     facts = hand_facts(change.state)
     if plays_matches:
         match_hand_add(change, new=match_over or escaped)
