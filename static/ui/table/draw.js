@@ -183,7 +183,10 @@ export function tableDrawing(app, env, on) {
     if (!el.hand) return;
     const hand = vm.hand;
     // Rebuild only when the hand changed: a card must not vanish under a finger mid-click.
-    if (hand.key === handKey && el.hand.children.length === hand.cards.length) return;
+    if (hand.key === handKey && el.hand.children.length === hand.cards.length) {
+      markUnplayable(hand);
+      return;
+    }
     selected = {};
     handKey = hand.key;
     shownHand = hand.cards.map((c) => c.token);
@@ -201,6 +204,16 @@ export function tableDrawing(app, env, on) {
       el.hand.appendChild(card);
     });
     if (hadFocus && el.hand.children[focusIndex]) el.hand.children[focusIndex].focus();
+    markUnplayable(hand);
+  }
+
+  /* The cards the view model dims (no legal play holds them now), marked in place so a
+     selection survives the trick's turn coming round. */
+  function markUnplayable(hand) {
+    hand.cards.forEach((c, i) => {
+      const card = el.hand.children[i];
+      if (card) card.classList.toggle("unplayable", !!c.dim);
+    });
   }
 
   function selectedTokens() {

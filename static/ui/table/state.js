@@ -285,9 +285,15 @@ function handModel(s, env) {
     return suit ? 1 + SUIT_ORDER.indexOf(suit) : 0;
   };
   hand.sort((a, b) => group(a) - group(b) || orderOf(s, a)[0] - orderOf(s, b)[0]);
+  // On the seat's turn to play, the cards no legal lead or follow holds (the server's
+  // `playable`) are dimmed; the page works none of it out itself.
+  const v = s.view || {};
+  const playing = v.phase === "play" && acting(s).indexOf(mySeat(env)) >= 0 && Array.isArray(v.playable);
+  const can = new Set(playing ? v.playable : []);
   const cards = hand.map((token, i) => ({
     token: token,
     trump: trump(token),
+    dim: playing && !can.has(token),
     gap: i > 0 && (group(hand[i - 1]) !== group(token) || (!trump(token) && suitOf(hand[i - 1]) !== suitOf(token))),
   }));
   return { cards: cards, key: hand.join(",") + "|" + cards.map((c) => (c.trump ? 1 : 0)).join("") };

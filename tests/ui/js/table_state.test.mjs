@@ -235,3 +235,25 @@ test("a platform bot is named in the page's language, a person by their name", a
   assert.deepEqual([0, 1, 2, 3].map((seat) => nameOf(s, env, seat)),
     ["小明 (你)", "机器人 3", "Alicia", "空位"]);
 });
+
+for (const variant of VARIANTS) {
+  test(`${variant}: on seat 0's turn to play the cards outside the server's playable are dimmed, else none`, () => {
+    const stream = load(variant);
+    let turns = 0, dimmedSome = false;
+    for (const { state, vm } of replay(stream)) {
+      const v = state.view;
+      const dim = vm.hand.cards.filter((c) => c.dim).map((c) => c.token).sort();
+      if (v && v.phase === "play" && (v.acting || []).includes(0)) {
+        turns++;
+        const expected = vm.hand.cards.map((c) => c.token).filter((t) => !v.playable.includes(t)).sort();
+        assert.deepEqual(dim, expected);
+        dimmedSome = dimmedSome || dim.length > 0;
+      } else {
+        assert.deepEqual(dim, []);
+      }
+    }
+    assert.ok(turns > 0, "seat 0 played in the stream");
+    // A follow while holding the led suit leaves some cards out of every legal play.
+    assert.ok(dimmedSome, "some follow dimmed a card");
+  });
+}
