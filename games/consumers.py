@@ -215,7 +215,7 @@ class PlayerConsumer(_TableSocket):
 
     async def join(self):
         try:
-            self.seat = await database_sync_to_async(game_seat_connect)(
+            self.seat, self.socket_number = await database_sync_to_async(game_seat_connect)(
                 table_id=self.table_id, user=self.user, channel_name=self.channel_name)
         except ActionError as error:
             await self.close(code=CLOSE_NO_TABLE if error.code == "no_such_table" else CLOSE_NOT_SEATED)
@@ -225,7 +225,7 @@ class PlayerConsumer(_TableSocket):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.updates, self.channel_name)
         # Through the ordered sender, after the update that says the seat connected.
-        fanout_send([(self.group, {"type": "table.takeover", "channel": self.channel_name})],
+        fanout_send([(self.group, {"type": "table.takeover", "number": self.socket_number})],
                     key=self.table_id)
 
     async def table_update(self, event):
@@ -238,7 +238,9 @@ class PlayerConsumer(_TableSocket):
         await self._release(CLOSE_NOT_SEATED)
 
     async def table_takeover(self, event):
-        if event["channel"] != self.channel_name:
+        # An older socket's notice can arrive after this one joined the seat's group (a quick
+        # reconnect, or two daphne processes): only a newer socket takes the seat over.
+        if event["number"] > self.socket_number:
             await self._release(CLOSE_REPLACED)
 
     async def _release(self, code):

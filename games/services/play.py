@@ -3,7 +3,7 @@ and a seat's socket connecting and disconnecting."""
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypedDict, cast
+from typing import Any, NamedTuple, TypedDict, cast
 
 from django.db import connection, transaction
 
@@ -172,9 +172,16 @@ def _outcome(request: ActionRequest) -> Outcome:
         return error
 
 
-def game_seat_connect(*, table_id: int, user: User, channel_name: str) -> int:
+class SeatSocket(NamedTuple):
+    seat: int
+    # The seat's connection count, this socket's included: a takeover notice from a socket
+    # with a lower number is stale (it reached the group after this socket joined it).
+    number: int
+
+
+def game_seat_connect(*, table_id: int, user: User, channel_name: str) -> SeatSocket:
     """A player's socket for their seat opened: it becomes the seat's live socket and the
-    seat leaves 托管 (P6: the player resumes). Locks the GameState row. Returns the seat."""
+    seat leaves 托管 (P6: the player resumes). Locks the GameState row."""
     with table_atomic():
         change = Change.begin(table_id)
         seat = change.seat_of(user)
@@ -184,12 +191,13 @@ def game_seat_connect(*, table_id: int, user: User, channel_name: str) -> int:
         was_auto = control["auto"]
         control["connected"] = True
         control["channel"] = channel_name
+        control["sockets"] = number = control.get("sockets", 0) + 1
         change.event({"type": "connection", "seat": seat, "connected": True})
         seat_take_back(change, seat, force_event=was_auto)
         # The version moves (and the timer is rescheduled) only if 托管 ended: a reconnection
         # alone must not turn the other players' actions in flight into stale ones.
         change.commit(bump_version=was_auto)
-        return seat
+        return SeatSocket(seat, number)
 
 
 def game_seat_disconnect(*, table_id: int, user: User, channel_name: str) -> bool:

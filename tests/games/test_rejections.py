@@ -2,11 +2,13 @@
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from games.engine.cards import parse_cards
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.models import GameState
+from games.services.payloads import seat_group
 from games.services.play import game_apply_action
 
 from .test_consumers_throws import dealer_to_lead
@@ -149,6 +151,10 @@ async def test_a_new_socket_takes_over_the_seat_and_a_flood_closes_only_the_floo
     version = game.version
     neighbour, ok, _ = await ws_connect(users[1], f"/ws/tables/{table.pk}/play/")
     assert ok
+    # The first socket's own takeover notice, late (a quick reconnect; another daphne): it
+    # must not close the socket that came after it.
+    await get_channel_layer().group_send(seat_group(table.pk, 0),
+                                         {"type": "table.takeover", "number": 1})
     for _ in range(30):
         await second.send_json_to({"type": "shout"})
     output = await second.receive_output(timeout=5)
