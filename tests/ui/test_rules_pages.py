@@ -37,7 +37,7 @@ def test_each_rules_page_is_in_one_language(client, variant, language):
 # What each page must say, in each language: decks, kitty, the permanent trumps.
 FACTS = {
     "classic": {"en": ["2 decks of 54 cards", "108 cards", "each get 25 cards", "other 8 cards are the kitty",
-                       "Every card of the level&#x27;s rank is trump"],
+                       "Every card of the level's rank is trump"],
                 "zh": ["2副牌", "共108张", "每人25张", "其余8张是底牌", "级牌的四种花色都是主牌"]},
     "four_deck": {"en": ["4 decks of 54 cards", "216 cards", "There is no kitty",
                          "The 2s are always trump"],
