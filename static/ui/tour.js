@@ -91,6 +91,9 @@
           el.classList.add("tour-target");
           marked.push(el);
           if (el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+          // The box never covers what it points at: at the top for the hand, else below.
+          var rect = el.getBoundingClientRect();
+          box.classList.toggle("tour-top", rect.top + rect.height / 2 > root.innerHeight / 2);
         }
       }
       box.hidden = false;
