@@ -76,7 +76,8 @@ def rules_facts(variant_id):
         "level_trump": level_trump,
         "permanent": [FACES[f - 2] for f in range(2, 15) if always_trump(f)],
         "no_trump": rules.allows_no_trump,
-        "sample": {"level": level_name(level) if rules.levels else None, "trump": SAMPLE_TRUMP,
+        # The level is named only where it changes the cards (not in guigang, RULES A30).
+        "sample": {"level": level_name(level) if level_trump else None, "trump": SAMPLE_TRUMP,
                    "ladder": list(ladder.values())},
     }
 

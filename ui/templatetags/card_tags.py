@@ -34,7 +34,7 @@ def _checked(token):
 
 def _img(token):
     red = token[0] in "HD" or token == "BJ"
-    return format_html('<img class="card-face{}" src="{}" alt="{}" width="50" height="70" loading="lazy">',
+    return format_html('<img class="card-face{}" src="{}" alt="{}" width="50" height="70">',
                        " red" if red else "", static(f"ui/cards/{token}.svg"), card_alt(token))
 
 
