@@ -7,9 +7,10 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -21,7 +22,15 @@ from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
 from games.services import tables as table_services
 from games.services.errors import ActionError
 from games.stakes import smallest_table_need
-from games.variants import descriptor, descriptor_or_none, level_name, seat_team, variant_teams
+from games.variants import (
+    descriptor,
+    descriptor_or_none,
+    descriptors,
+    level_name,
+    rules_facts,
+    seat_team,
+    variant_teams,
+)
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
 from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
@@ -254,6 +263,22 @@ def _replay_call(call, names):
     if call.get("trump") is None:
         return {"text": _("%(name)s deals; no trump") % {"name": name}}
     return {"text": _("%(name)s deals; trump:") % {"name": name}, "suit": call["trump"]}
+
+
+def rules(request, variant_id):
+    """A rule set explained to a newcomer (issue 32, learn in place), open to anyone. The
+    variant's own page (templates/ui/rules/<id>.html) tells its story; the figures it quotes
+    (decks, kitty, trump order, permanent trumps) come from the engine (rules_facts). A rule
+    set with no page of its own gets the common page, its facts only."""
+    rules = descriptor_or_none(variant_id)
+    if rules is None:
+        raise Http404
+    page = select_template([f"ui/rules/{rules.id}.html", "ui/rules/base.html"])
+    return HttpResponse(page.render({
+        "variant": rules, "label": in_language(rules.label), "summary": in_language(rules.summary),
+        "facts": rules_facts(rules.id),
+        "others": [(d.id, in_language(d.label)) for d in descriptors() if d.id != rules.id],
+    }, request))
 
 
 @login_required

@@ -168,3 +168,15 @@ def shots():
         if before.get(path.name) != path.stat().st_mtime_ns:
             shutil.copyfile(path, DOC_SCREENSHOTS / path.name)
 
+
+
+# The table page's first-visit tour (static/ui/tour.js) is remembered in localStorage under
+# this key. Every browser context starts with it dismissed, so the tour's box covers nothing
+# a test clicks; tests/e2e/test_learn.py opens a context without it.
+TOUR_DISMISSED = {"name": "tractor.tour.table", "value": "done"}
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args, live_platform):
+    return {**browser_context_args, "storage_state": {
+        "cookies": [], "origins": [{"origin": str(live_platform), "localStorage": [TOUR_DISMISSED]}]}}

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.services.tables import table_bot_add, table_create
+from games.variants import variant_ids
 from lobby.services import room_default_get_or_create
 
 pytestmark = pytest.mark.django_db
@@ -130,6 +131,7 @@ def pages(client, make_user, finished_hand):
         ("replay", reverse("ui:replay", args=[hand.pk])),
         ("profile", reverse("ui:profile")),
         ("token", reverse("ui:token")), ("password", reverse("accounts:password_change")),
+        *((f"rules {variant}", reverse("ui:rules", args=[variant])) for variant in variant_ids()),
     ]
 
 
