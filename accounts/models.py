@@ -35,6 +35,9 @@ class User(AbstractUser):
     hand_sort = models.CharField(_("hand order"), max_length=8, choices=HandSort.choices,
                                  default=HandSort.TRUMP)
     turn_sound = models.BooleanField(_("sound when it is my turn"), default=False)
+    # 记牌器: the table page shows the cards still out per suit and trump (games.engine.counter);
+    # a seat's socket takes it when it opens and from the table page's switch.
+    card_counter = models.BooleanField(_("card counter"), default=False)
 
     def __str__(self):
         number = self.bot_number

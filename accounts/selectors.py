@@ -40,7 +40,7 @@ def players_by_name(*, text: str) -> QuerySet[User]:
 
 def user_prefs(*, user: User) -> dict[str, Any]:
     """The player's table settings as the table page reads them (its `client.prefs`)."""
-    return {"sort": user.hand_sort, "turn_sound": user.turn_sound}
+    return {"sort": user.hand_sort, "turn_sound": user.turn_sound, "counter": user.card_counter}
 
 
 def api_token_of(*, user: User) -> Token | None:

@@ -216,13 +216,26 @@ def user_language_set(*, user: User, language: str) -> None:
     user.save(update_fields=["preferred_language"])
 
 
-def user_prefs_set(*, user: User, hand_sort: object, turn_sound: object) -> None:
-    """The player's table settings: the order of their hand (User.HandSort) and the sound
-    on their turn. Raises ValueError (nothing changed) for a value that is not one."""
-    if hand_sort not in User.HandSort.values or not isinstance(turn_sound, bool):
-        raise ValueError("hand_sort is one of User.HandSort, turn_sound a bool")
-    user.hand_sort, user.turn_sound = hand_sort, turn_sound
-    user.save(update_fields=["hand_sort", "turn_sound"])
+def user_prefs_set(*, user: User, hand_sort: object, turn_sound: object,
+                   card_counter: object) -> None:
+    """The player's table settings: the order of their hand (User.HandSort), the sound
+    on their turn and the card counter (记牌器). Raises ValueError (nothing changed) for a
+    value that is not one."""
+    if hand_sort not in User.HandSort.values or not isinstance(turn_sound, bool) \
+            or not isinstance(card_counter, bool):
+        raise ValueError("hand_sort is one of User.HandSort, turn_sound and card_counter bools")
+    user.hand_sort, user.turn_sound, user.card_counter = hand_sort, turn_sound, card_counter
+    user.save(update_fields=["hand_sort", "turn_sound", "card_counter"])
+
+
+def user_card_counter_set(*, user: User, on: object) -> None:
+    """Turn the player's card counter (记牌器) on or off. Raises ValueError (nothing changed)
+    for a value that is not a bool. A seat already at a table takes it through
+    games.services.play.game_card_counter_set, which calls this."""
+    if not isinstance(on, bool):
+        raise ValueError("on is a bool")
+    user.card_counter = on
+    user.save(update_fields=["card_counter"])
 
 
 def api_token_create(*, user: User) -> Token:

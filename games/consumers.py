@@ -32,7 +32,7 @@ from games.groupcommit import game_action_apply
 from games.services.chat import chat_send
 from games.services.errors import ActionError
 from games.services.payloads import seat_group, table_group
-from games.services.play import game_seat_connect, game_seat_disconnect
+from games.services.play import game_card_counter_set, game_seat_connect, game_seat_disconnect
 from games.services.tables import table_spectators_add
 from games.sockets import SocketQuota, json_too_deep
 
@@ -169,6 +169,8 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
             await self.act(content)
         elif kind == "chat":
             await self.chat(content)
+        elif kind == "counter":
+            await self.counter(content)
         else:
             await self.send_error("unknown_message", f"unknown message type {kind!r}")
 
@@ -184,6 +186,9 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
 
     async def act(self, content):
         await self.send_error("spectator", "spectators cannot act")
+
+    async def counter(self, content):
+        await self.send_error("spectator", "spectators have no card counter")
 
     async def chat(self, content):
         """Players and spectators alike; games.services decides who hears it."""
@@ -273,6 +278,16 @@ class PlayerConsumer(_TableSocket):
             await self.send_error(error.code, error.message, details=error.details,
                                   params=error.params, snapshot=error.code == "stale_version"
                                   and "snapshot" not in error.details)
+
+
+    async def counter(self, content):
+        """记牌器 on or off: the seat's next update (this change's) carries `counter` or not."""
+        try:
+            await database_sync_to_async(game_card_counter_set, thread_sensitive=ONE_WRITER)(
+                table_id=self.table_id, user=self.user, on=content.get("on"))
+        except ActionError as error:
+            await self.send_error(error.code, error.message, details=error.details,
+                                  params=error.params)
 
 
 class SpectatorConsumer(_TableSocket):

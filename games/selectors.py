@@ -13,6 +13,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from accounts.models import LedgerEntry, PointAccount, User
 from accounts.selectors import users_banned_now
 from games.chat import CHAT_EVENTS, CHAT_RECENT
+from games.engine.counter import card_counter
 from games.engine.facts import hand_facts, hand_teams
 from games.engine.registry import descriptor, machine_for
 from games.models import (
@@ -93,7 +94,19 @@ def game_views(*, game: GameState, seats: list[Seat],
     for view in views.values():
         if view is not None:  # (the engine gives every audience a view)
             view.update(added)
+    _counters(game, machine, views)
     return views
+
+
+def _counters(game: GameState, machine: Any, views: dict[int | None, JSONObject | None]) -> None:
+    """The card counter (记牌器, `counter`) in the view of each seat whose socket turned it
+    on (`control[seat]["counter"]`, games.services.play): built only for those seats, so
+    a table where nobody uses it pays one lookup per seat view."""
+    control = game.control
+    for audience, view in views.items():
+        if audience is not None and view is not None and control \
+                and control[audience].get("counter"):
+            view["counter"] = card_counter(machine, game.state, audience)
 
 
 def _timer_view(game: GameState, seats: list[Seat], machine: Any) -> JSONObject | None:

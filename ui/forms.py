@@ -167,13 +167,17 @@ class PrefsForm(forms.Form):
     sort = forms.ChoiceField(label=_("Order of my hand"), choices=User.HandSort.choices,
                              widget=forms.RadioSelect)
     turn_sound = forms.BooleanField(label=_("Play a sound when it is my turn"), required=False)
+    counter = forms.BooleanField(
+        label=_("Card counter: show the cards and points still out in each suit and in trump"),
+        required=False)
 
     @classmethod
     def from_json(cls, body, prefs):
-        """The form for a JSON object holding `sort`, `turn_sound` or both (the others keep
-        `prefs`, the settings now), or None when `body` is not such an object."""
-        if not isinstance(body, dict) or not body or set(body) - {"sort", "turn_sound"}:
+        """The form for a JSON object holding some of `sort`, `turn_sound` and `counter`
+        (the others keep `prefs`, the settings now), or None when `body` is not such an
+        object."""
+        if not isinstance(body, dict) or not body or set(body) - {"sort", "turn_sound", "counter"}:
             return None
-        if not isinstance(body.get("turn_sound", False), bool):
+        if not all(isinstance(body.get(k, False), bool) for k in ("turn_sound", "counter")):
             return None
         return cls({**prefs, **body})

@@ -140,6 +140,12 @@ LABELS = {
     "history_throw": _("throw failed: {cards}"),
     "prefs_saved": _("Saved."),
     "prefs_not_saved": _("Not saved: try again."),
+    # the card counter (记牌器, static/ui/table/counter.js): the cards and points still out
+    "counter_cards": _("Cards out"), "counter_points": _("Points out"),
+    "counter_all": _("All"), "counter_trump": _("Trump"),
+    "counter_S": _("Spades"), "counter_H": _("Hearts"), "counter_C": _("Clubs"),
+    "counter_D": _("Diamonds"),
+    "counter_waiting": _("The counts start once trump is known."),
 }
 
 # The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.

@@ -297,7 +297,8 @@ def profile_prefs(request):
     form = PrefsForm(request.POST)
     if form.is_valid():
         user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
-                       turn_sound=form.cleaned_data["turn_sound"])
+                       turn_sound=form.cleaned_data["turn_sound"],
+                       card_counter=form.cleaned_data["counter"])
         messages.success(request, _("Your table settings are saved."))
     else:
         messages.error(request, _("Those settings are not offered."))
@@ -306,8 +307,8 @@ def profile_prefs(request):
 
 @require_POST
 def prefs_json(request):
-    """The table page's settings switch: a JSON object with `sort` ("trump" or "suit")
-    and/or `turn_sound` (true/false); answers with the settings now. Like every POST it
+    """The table page's settings switch: a JSON object with `sort` ("trump" or "suit"),
+    `turn_sound` and/or `counter` (true/false); answers with the settings now. Like every POST it
     needs the CSRF token (header X-CSRFToken)."""
     if not request.user.is_authenticated:
         return JsonResponse({"error": "not_logged_in"}, status=401)
@@ -319,7 +320,8 @@ def prefs_json(request):
     if form is None or not form.is_valid():
         return JsonResponse({"error": "bad_prefs"}, status=400)
     user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
-                   turn_sound=form.cleaned_data["turn_sound"])
+                   turn_sound=form.cleaned_data["turn_sound"],
+                   card_counter=form.cleaned_data["counter"])
     return JsonResponse(user_prefs(user=request.user))
 
 

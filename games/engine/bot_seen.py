@@ -76,17 +76,26 @@ def seen(machine, state, seat):
     k.unseen = None
     k.void = None
     if k.ctx is not None:
-        known = list(k.hand)
-        for _, plays in k.tricks:
-            for p in plays:
-                known.extend(p)
-        for p in k.plays:
-            known.extend(p)
-        if k.phase == "play" and seat == k.dealer and k.variant.kitty_size:
-            known.extend(state["kitty"])  # the dealer buried these cards itself
-        k.unseen = _minus_counts(counts_of(full_deck(k.variant.decks)), counts_of(known))
+        k.unseen = unseen_by(k.variant, state, seat, k.hand)
         k.void = _voids(k)
     return k
+
+
+def unseen_by(variant, state, seat, hand):
+    """{card: copies} that ``seat``, holding ``hand``, has not seen: the packs less its
+    hand, every card played to a trick and, once play starts, the kitty it buried itself.
+    Public events only (the bots' knowledge and the 记牌器's, games/engine/counter.py)."""
+    known = list(hand)
+    for t in state["tricks"]:
+        for p in t["plays"]:
+            known.extend(p)
+    trick = state.get("trick") if state["phase"] == "play" else None
+    if trick:
+        for p in trick["plays"]:
+            known.extend(p)
+    if state["phase"] == "play" and seat == state["dealer"] and variant.kitty_size:
+        known.extend(state["kitty"])  # the dealer buried these cards itself
+    return _minus_counts(counts_of(full_deck(variant.decks)), counts_of(known))
 
 
 def _minus_counts(a, b):

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, TypedDict, cast
 from django.db import connection, transaction
 
 from accounts.models import User
+from accounts.services import user_card_counter_set
 from games.fanout import fanout_together
 from games.selectors import game_snapshot_of
 from games.services.errors import ActionError
@@ -192,6 +193,7 @@ def game_seat_connect(*, table_id: int, user: User, channel_name: str) -> SeatSo
         control["connected"] = True
         control["channel"] = channel_name
         control["sockets"] = number = control.get("sockets", 0) + 1
+        _counter_take(control, user.card_counter)
         change.event({"type": "connection", "seat": seat, "connected": True})
         seat_take_back(change, seat, force_event=was_auto)
         # The version moves (and the timer is rescheduled) only if 托管 ended: a reconnection
@@ -217,3 +219,32 @@ def game_seat_disconnect(*, table_id: int, user: User, channel_name: str) -> boo
             seat_auto_set(change, seat, True, reason="disconnected")
         change.commit(bump_version=playing)
         return True
+
+
+def game_card_counter_set(*, table_id: int, user: User, on: object) -> int:
+    """The seated player turns the card counter (记牌器) on or off at the table: remembered
+    for the user (accounts), and from this change on the seat's views carry `counter`, or
+    no longer. A private `card_counter` event (the seat's alone) makes the change, so the
+    seat's page takes the view at once. Locks the GameState row. Returns the seat."""
+    if not isinstance(on, bool):
+        raise ActionError("bad_value", "on is true or false")
+    with table_atomic():
+        change = Change.begin(table_id)
+        seat = change.seat_of(user)
+        if seat is None:
+            raise ActionError("not_seated", "you have no seat at this table")
+        _counter_take(change.control[seat], on)
+        change.event({"type": "card_counter", "seat": seat, "on": on}, audience=seat)
+        # The hand does not move: actions in flight keep their version.
+        change.commit(bump_version=False)
+        user_card_counter_set(user=user, on=on)
+        return seat
+
+
+def _counter_take(control: dict[str, Any], on: bool) -> None:
+    """The seat's views carry the counter while its control says so (games.selectors); the
+    key is absent when off, so the control of a seat that never used it is as before."""
+    if on:
+        control["counter"] = True
+    else:
+        control.pop("counter", None)

@@ -215,7 +215,7 @@ def test_the_settings_switches_persist_and_the_title_marks_the_turn(live, new_co
         page.locator(".seat button.small").first.click()
         expect(page.locator(".mark.bot")).to_have_count(filled)
     client = "JSON.parse(document.getElementById('table-client').textContent)"
-    assert page.evaluate(client)["prefs"] == {"sort": "trump", "turn_sound": False}
+    assert page.evaluate(client)["prefs"] == {"sort": "trump", "turn_sound": False, "counter": False}
 
     # The hand order, set through the settings endpoint as the profile's page would.
     answer = page.evaluate(f"""async () => {{
@@ -238,7 +238,7 @@ def test_the_settings_switches_persist_and_the_title_marks_the_turn(live, new_co
     page.reload()
     expect(page.locator("#pref-turn-sound")).to_be_checked()
     expect(page.locator("#pref-sort")).to_have_value("trump")
-    assert page.evaluate(client)["prefs"] == {"sort": "trump", "turn_sound": True}
+    assert page.evaluate(client)["prefs"] == {"sort": "trump", "turn_sound": True, "counter": False}
 
     # While the tab is hidden, its title says when it is the player's turn.
     title = page.title()

@@ -102,7 +102,7 @@ def test_the_table_page_hands_the_players_settings_to_its_script(client, player,
     table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
                          base_stake=10, cap=4)
     config = client_config(client.get(reverse("ui:table", args=[table.pk])))
-    assert config["prefs"] == {"sort": "suit", "turn_sound": True}
+    assert config["prefs"] == {"sort": "suit", "turn_sound": True, "counter": False}
     assert config["prefs_url"] == "/accounts/profile/settings.json"
     assert config["csrf"] and client.cookies["csrftoken"].value
     assert config["catalog"]["phrases"]["thanks"] == "Thanks!"

@@ -69,6 +69,11 @@ def test_table_settings_start_at_trumps_first_and_silent_and_save_from_the_profi
     page = client.get("/accounts/profile/").content.decode()
     assert re.search(r'<input type="radio" name="sort" value="suit"[^>]* checked', page)
     assert re.search(r'name="turn_sound"[^>]* checked', page)
+    assert not re.search(r'name="counter"[^>]* checked', page)
+    client.post("/accounts/profile/settings/", {"sort": "suit", "turn_sound": "on", "counter": "on"})
+    user.refresh_from_db()
+    assert user.card_counter is True
+    assert re.search(r'name="counter"[^>]* checked', client.get("/accounts/profile/").content.decode())
     # A value not offered changes nothing.
     client.post("/accounts/profile/settings/", {"sort": "rank"})
     user.refresh_from_db()
@@ -80,6 +85,7 @@ def test_table_settings_in_chinese(client, make_user):
     client.post("/accounts/language/", {"language": "zh-hans", "next": "/"})
     page = client.get("/accounts/profile/").content.decode()
     assert "牌桌设置" in page and "主牌在前" in page and "按花色" in page and "轮到我时" in page
+    assert "记牌器" in page
 
 
 def test_the_table_page_sets_them_with_a_json_post_that_needs_the_csrf_token(make_user):
@@ -94,12 +100,16 @@ def test_the_table_page_sets_them_with_a_json_post_that_needs_the_csrf_token(mak
     client.get("/accounts/profile/")  # sets the CSRF cookie, as any page does
     token = client.cookies["csrftoken"].value
     response = client.post(url, body, content_type="application/json", HTTP_X_CSRFTOKEN=token)
-    assert response.status_code == 200 and response.json() == {"sort": "trump", "turn_sound": True}
+    assert response.status_code == 200 and response.json() == {"sort": "trump", "turn_sound": True,
+                                                       "counter": False}
     response = client.post(url, json.dumps({"sort": "suit"}), content_type="application/json",
                            HTTP_X_CSRFTOKEN=token)
-    assert response.json() == {"sort": "suit", "turn_sound": True}
-    for bad in ({"sort": "rank"}, {"turn_sound": "yes"}, {"colour": "red"}, {}, [], "suit",
-                None):
+    assert response.json() == {"sort": "suit", "turn_sound": True, "counter": False}
+    response = client.post(url, json.dumps({"counter": True}), content_type="application/json",
+                           HTTP_X_CSRFTOKEN=token)
+    assert response.json() == {"sort": "suit", "turn_sound": True, "counter": True}
+    for bad in ({"sort": "rank"}, {"turn_sound": "yes"}, {"counter": 1}, {"colour": "red"}, {},
+                [], "suit", None):
         response = client.post(url, json.dumps(bad), content_type="application/json",
                                HTTP_X_CSRFTOKEN=token)
         assert response.status_code == 400 and response.json() == {"error": "bad_prefs"}, bad
@@ -107,7 +117,7 @@ def test_the_table_page_sets_them_with_a_json_post_that_needs_the_csrf_token(mak
                            HTTP_X_CSRFTOKEN=token)
     assert response.status_code == 400
     user.refresh_from_db()
-    assert (user.hand_sort, user.turn_sound) == ("suit", True)
+    assert (user.hand_sort, user.turn_sound, user.card_counter) == ("suit", True, True)
     assert client.get(url).status_code == 405
     anonymous = Client()
     assert anonymous.post(url, body, content_type="application/json").status_code == 401
