@@ -11,12 +11,17 @@ cautious bots would redeal for a long time.
 import logging
 
 from games.engine.bot import bot_action
+from games.engine.cards import format_cards
 from games.engine.errors import RuleError
 from games.engine.facts import hand_facts
 from games.engine.registry import machine_for
 from games.engine.strength import BUDGET_MS, bot_decide
 
 logger = logging.getLogger(__name__)
+
+# A hint (提示) is the quick bot's choice: the policy, no search, so it costs a player's
+# socket milliseconds (games.services.advice).
+HINT_LEVEL = "easy"
 
 # The search's seed: fixed, since the search mixes in where the hand is (public) itself.
 SEARCH_SEED = "table"
@@ -57,3 +62,17 @@ def _any_declaration(state, seat):
             continue
         return action
     return None
+
+
+def bot_hint(state, seat):
+    """What the quick bot (HINT_LEVEL) would do in `seat` now, as the seat would send it (no
+    `seat`, cards as tokens), or None when it would do nothing (no declaration now). The bot
+    decides from the seat's own knowledge only (games.engine.bot), so a hint tells the seat
+    nothing of another hand."""
+    action = bot_decide(state, seat, level=HINT_LEVEL, seed=SEARCH_SEED)
+    if action is None:
+        return None
+    out = {k: v for k, v in action.items() if k != "seat"}
+    if "cards" in out:
+        out["cards"] = format_cards(out["cards"])
+    return out

@@ -6,13 +6,11 @@ event. Who hears them is the event's audience (games.models): a seated player's 
 goes to everyone at the table, a spectator's to the spectators only (no coaching).
 """
 
-import math
-import secrets
-import time
 import unicodedata
 
-import redis
 from django.conf import settings
+
+from games.rates import rate_take
 
 # Characters of one message, after trimming (docs/protocol.md).
 CHAT_MAX_CHARS = 200
@@ -45,28 +43,10 @@ def chat_text_clean(text):
 
 def chat_rate_take(*, user_id):
     """Count one message of `user_id` if it may go now: at most GAMES_CHAT_RATE in any
-    GAMES_CHAT_WINDOW seconds (a sliding window). Returns None when it may, else the seconds
-    until it may (a refused message is not counted).
-
-    The window lives in Redis, not in the socket: a user with sockets on two daphne
-    processes (two tabs, a reconnection) has one count."""
-    limit, window = settings.GAMES_CHAT_RATE, settings.GAMES_CHAT_WINDOW
-    key = f"{settings.GAMES_REDIS_PREFIX}:chat:{user_id}"
-    now = time.time()
-    mine = f"{now:.6f}:{secrets.token_hex(4)}"
-    pipe = _redis().pipeline()  # MULTI ... EXEC: the steps run together
-    pipe.zremrangebyscore(key, "-inf", now - window)
-    pipe.zadd(key, {mine: now})
-    pipe.zrange(key, 0, -1, withscores=True)
-    pipe.expire(key, math.ceil(window) + 1)
-    _, _, entries, _ = pipe.execute()
-    earlier = [score for member, score in entries if member.decode() != mine]
-    if len(earlier) < limit:
-        return None
-    _redis().zrem(key, mine)
-    # It may go once enough of the earlier messages have left the window.
-    free_at = sorted(earlier)[len(earlier) - limit] + window
-    return max(math.ceil((free_at - now) * 10) / 10, 0.1)
+    GAMES_CHAT_WINDOW seconds (a sliding window, games.rates). Returns None when it may,
+    else the seconds until it may (a refused message is not counted)."""
+    return rate_take(name=f"chat:{user_id}", limit=settings.GAMES_CHAT_RATE,
+                     window=settings.GAMES_CHAT_WINDOW)
 
 
 def spectator_chat_strip(message):
@@ -79,14 +59,3 @@ def spectator_chat_strip(message):
     kept = [e for e in events if not (e["type"] in CHAT_EVENTS and e.get("spectator"))]
     return message if len(kept) == len(events) else dict(message, events=kept)
 
-
-_clients = {}
-
-
-def _redis():
-    url = settings.REDIS_URL
-    client = _clients.get(url)
-    if client is None:
-        client = _clients[url] = redis.Redis.from_url(url, socket_timeout=5,
-                                                      socket_connect_timeout=5)
-    return client

@@ -29,6 +29,7 @@ from redis.exceptions import RedisError
 from games import selectors
 from games.fanout import fanout_attach, fanout_send
 from games.groupcommit import game_action_apply
+from games.services.advice import play_check, play_hint
 from games.services.chat import chat_send
 from games.services.errors import ActionError
 from games.services.payloads import seat_group, table_group
@@ -171,6 +172,10 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
             await self.chat(content)
         elif kind == "counter":
             await self.counter(content)
+        elif kind == "hint":
+            await self.hint(content)
+        elif kind == "check":
+            await self.check(content)
         else:
             await self.send_error("unknown_message", f"unknown message type {kind!r}")
 
@@ -189,6 +194,11 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
 
     async def counter(self, content):
         await self.send_error("spectator", "spectators have no card counter")
+    async def hint(self, content):
+        await self.send_error("spectator", "spectators cannot ask for a hint")
+
+    async def check(self, content):
+        await self.send_error("spectator", "spectators cannot act")
 
     async def chat(self, content):
         """Players and spectators alike; games.services decides who hears it."""
@@ -288,6 +298,25 @@ class PlayerConsumer(_TableSocket):
         except ActionError as error:
             await self.send_error(error.code, error.message, details=error.details,
                                   params=error.params)
+    async def hint(self, content):
+        """提示: the quick bot's choice for this seat, to this socket alone (nothing changes)."""
+        await self._advise({"type": "hint"}, play_hint)
+
+    async def check(self, content):
+        """Whether an action would be refused now, and why, to this socket alone."""
+        action = content.get("action")
+        await self._advise({"type": "check", "action": action}, play_check, action=action,
+                           version=content.get("version"))
+
+    async def _advise(self, answer, service, **request):
+        try:
+            advice = await database_sync_to_async(service)(table_id=self.table_id,
+                                                           user=self.user, **request)
+        except ActionError as error:
+            await self.send_error(error.code, error.message, details=error.details,
+                                  params=error.params)
+            return
+        await self.send_json({**answer, **advice})
 
 
 class SpectatorConsumer(_TableSocket):

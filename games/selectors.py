@@ -6,7 +6,7 @@ card. While it runs only the spectators' view of its table is public (table_publ
 """
 
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from django.db.models import Prefetch, Q, QuerySet, Sum
 
@@ -188,6 +188,26 @@ def game_catchup(*, table_id: int, seat: int | None, last_seq: object,
         ).exclude(seq__in=hidden.values("seq")).order_by("seq").values_list("seq", "type", "payload")
     ]
     return dict(snapshot, type="catchup", prev_seq=last_seq, events=events)
+
+
+class SeatGame(NamedTuple):
+    """A table's game as committed, and one user's seat there (None: not seated)."""
+
+    version: int
+    state: JSONObject | None
+    seat: int | None
+
+
+def game_seat_read(*, table_id: int, user_id: int) -> SeatGame | None:
+    """The table's version and state as committed, read without a lock, with `user_id`'s seat;
+    None when there is no such table. For what a seat asks that changes nothing (a hint, a
+    check of a selection: games.services.advice): two reads by key, no row locked."""
+    row = GameState.objects.filter(table_id=table_id).values_list("version", "state").first()
+    if row is None:
+        return None
+    seat = (Seat.objects.filter(table_id=table_id, user_id=user_id)
+            .values_list("number", flat=True).first())
+    return SeatGame(row[0], row[1], seat)
 
 
 def hand_refunds_due(*, hand_id: int) -> list[tuple[PointAccount, int]]:

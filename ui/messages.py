@@ -57,6 +57,7 @@ ERRORS = {
     "chat_flood": _("Too many messages: wait {n} s."),
     "chat_banned": _("An operator has banned you: you cannot chat for now."),
     "chat_bad_phrase": _("That phrase is not offered."),
+    "hint_rate": _("Enough hints for now: wait {retry_after} s."),
 }
 GENERIC_ERROR = _("That action was refused.")
 
@@ -146,6 +147,9 @@ LABELS = {
     "counter_S": _("Spades"), "counter_H": _("Hearts"), "counter_C": _("Clubs"),
     "counter_D": _("Diamonds"),
     "counter_waiting": _("The counts start once trump is known."),
+    # 提示 (static/ui/table/advice.js): the server's suggestion for the seat's decision.
+    "hint_none": _("Hint: nothing to do now."),
+    "hint_call": _("Hint: {call}"),
 }
 
 # The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.

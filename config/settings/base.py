@@ -300,6 +300,10 @@ GAMES_SOCKET_RATE = float(env_str("GAMES_SOCKET_RATE", "20"))
 # GAMES_CHAT_WINDOW seconds, counted in Redis so the limit holds across daphne processes.
 GAMES_CHAT_RATE = env_int("GAMES_CHAT_RATE", 5)
 GAMES_CHAT_WINDOW = float(env_str("GAMES_CHAT_WINDOW", "10"))
+# 提示 (hints, games/services/advice.py): a seat asks the quick bot for a play at most
+# GAMES_HINT_RATE times in any GAMES_HINT_WINDOW seconds (Redis); past it, `hint_rate`.
+GAMES_HINT_RATE = env_int("GAMES_HINT_RATE", 3)
+GAMES_HINT_WINDOW = float(env_str("GAMES_HINT_WINDOW", "60"))
 # What the platform's own Redis keys (not the channel layer's, not Celery's) start with.
 GAMES_REDIS_PREFIX = env_str("GAMES_REDIS_PREFIX", "tractor")
 # The largest message a table socket takes (bytes); a larger one gets a `too_big` error and

@@ -12,6 +12,7 @@ one of these modules, each named for what it changes, over one unit of work:
 - settlement: paying a hand out and counting it in the statistics
 - tables: opening, changing and closing tables
 - chat: table chat
+- advice: what a seat asks that changes nothing: a hint, a check of a selection
 
 Import from the module itself (``from games.services.tables import table_create``).
 """

@@ -302,6 +302,42 @@ def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_u
     expect(page.locator("#act-play")).to_be_visible()
 
 
+def test_a_hint_selects_a_play_the_table_takes_and_a_bad_selection_says_why(
+        live, new_context, make_user):
+    """提示 selects the cards the server suggests and the player plays them with Play; later
+    a selection that breaks the follow rule is explained beside Play before it is sent (the
+    check), and nothing at the table moves."""
+    make_user(username="hinted")
+    page = new_context(viewport=DESKTOP).new_page()
+    log_in(page, live, "hinted")
+    table_id = seated_with_bots(page, live)
+    press_ready(page)
+    hinted = False
+    while True:
+        kind = wait_my_move(page)
+        assert kind != "end", "the hand ended before an illegal follow was possible"
+        game = game_state(table_id)
+        if kind == "play" and not hinted:
+            expect(page.locator("#act-hint")).to_be_visible()
+            page.click("#act-hint")
+            chosen = page.locator('#hand .card[aria-pressed="true"]')
+            expect(chosen).not_to_have_count(0)
+            before, n = hand_cards(page).count(), chosen.count()
+            expect(page.locator("#check-reason")).to_have_text("")
+            page.click("#act-play")
+            expect(hand_cards(page)).to_have_count(before - n)
+            hinted = True
+            continue
+        illegal = _illegal_follow(game.state, 0) if kind == "play" else None
+        if illegal:
+            break
+        make_move(page, table_id, 0, kind)
+    keyboard_select(page, illegal)
+    expect(page.locator("#check-reason")).to_contain_text(re.compile(r"^You must (follow|play)"))
+    after = game_state(table_id)
+    assert (after.version, after.state["hands"][0]) == (game.version, game.state["hands"][0])
+
+
 class CuttableNetwork:
     """The page's table sockets go through a switch the test turns off and on: cut() drops the
     open ones (as a lost connection does) and refuses new ones until restore()."""

@@ -133,6 +133,28 @@ def test_the_table_page_carries_chat_history_and_the_switches_a_watcher_has_none
     assert 'id="pref-turn-sound"' not in watched and 'id="pref-sort"' not in watched
 
 
+def test_a_seat_s_table_page_has_the_hint_button_in_its_language_a_watcher_s_none(
+        client, player, make_user):
+    from django.utils import translation
+
+    table = table_create(room=room_default_get_or_create(), user=player, variant="classic",
+                         base_stake=10, cap=4)
+    page = client.get(reverse("ui:table", args=[table.pk]))
+    html = page.content.decode()
+    assert 'id="act-hint"' in html and ">Hint</button>" in html and 'id="check-reason"' in html
+    labels = client_config(page)["catalog"]["labels"]
+    assert labels["hint_call"] == "Hint: {call}"
+    assert "{retry_after}" in client_config(page)["catalog"]["errors"]["hint_rate"]
+    with translation.override("zh-hans"):
+        client.cookies["django_language"] = "zh-hans"
+        page = client.get(reverse("ui:table", args=[table.pk]))
+    assert ">提示</button>" in page.content.decode()
+    assert client_config(page)["catalog"]["labels"]["hint_call"] == "提示：{call}"
+    client.force_login(make_user())
+    watched = client.get(reverse("ui:table", args=[table.pk])).content.decode()
+    assert 'id="act-hint"' not in watched and 'id="check-reason"' not in watched
+
+
 def test_the_lobby_offers_the_cap_with_its_default_and_shows_what_sitting_needs(
         client, player, make_user):
     from django.utils import translation

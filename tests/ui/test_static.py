@@ -48,5 +48,5 @@ def test_production_static_files_load_the_table_modules_by_their_hashed_names(tm
     call_command("collectstatic", "--noinput", verbosity=0)
     (main,) = (tmp_path / "ui" / "table").glob("main.*.js")
     imports = [line for line in main.read_text().splitlines() if line.startswith("import")]
-    assert len(imports) == 4
+    assert len(imports) == 5
     assert all(re.search(r'from "\./\w+\.[0-9a-f]{12}\.js";$', line) for line in imports), imports

@@ -4,6 +4,7 @@
    are drawn by cards.js (window.Cards). */
 
 import { POSITIONS, controlLabel, fmt } from "./state.js";
+import { indexesOf } from "./advice.js";
 
 const Cards = window.Cards;
 
@@ -296,12 +297,22 @@ export function tableDrawing(app, env, on) {
     controls.appendChild(button("✕", () => on.dismiss(), "close"));
   }
 
+  /* A hint: exactly `tokens` selected in the drawn hand, as the player's clicks would. */
+  function selectTokens(tokens) {
+    if (!el.hand) return;
+    selected = {};
+    indexesOf(shownHand, tokens).forEach((i) => { selected[i] = true; });
+    Array.from(el.hand.children).forEach((card, i) => card.setAttribute("aria-pressed", selected[i] ? "true" : "false"));
+    drawControls();
+  }
+
   return {
     draw: draw,
     tick: tick,
     toggle: toggle,
     moveFocus: moveFocus,
     selectedTokens: selectedTokens,
+    selectTokens: selectTokens,
     // The hand's order changed (the settings switch): draw it again on the next draw.
     forgetHand() { handKey = ""; },
   };

@@ -7,6 +7,7 @@
    `tractor:error` (a refusal; cancelled by a script that explained it itself), and send with
    window.TractorTable.sendMessage. */
 
+import { answerCurrent, checkRequest, checkText, hintCards, hintControl, hintOffered } from "./advice.js";
 import { errorText } from "./errors.js";
 import { tableDrawing } from "./draw.js";
 import { tableSocket } from "./socket.js";
@@ -26,6 +27,10 @@ const STOPPED = { 4400: L.bad_request, 4403: client.catalog.errors.not_seated,
                   4404: client.catalog.errors.no_such_table, 4409: L.replaced,
                   4429: L.too_many_sockets };
 const LEAVE_FALLBACK_MS = 3000;
+// A check goes once the selection has stayed put this long (a click's pause, not each click).
+const CHECK_DEBOUNCE_MS = 250;
+const hintButton = document.getElementById("act-hint");
+const checkReason = document.getElementById("check-reason");
 
 let state = initialState();
 const drawing = tableDrawing(app, env, { control: press, dismiss: () => dispatch({ type: "dismiss_result" }) });
@@ -47,11 +52,16 @@ function dispatch(msg) {
   const vm = viewModel(state, env);
   if (vm.gone) { location.href = client.lobby; return false; }
   drawing.draw(vm);
+  showHint();
   return true;
 }
 
 function receive(msg) {
+  // Answers to this socket alone, which change nothing at the table (docs/protocol.md).
+  if (msg.type === "hint") { hinted(msg); return; }
+  if (msg.type === "check") { checked(msg); return; }
   if (!dispatch(msg)) return;
+  if (state.took) checkSoon();
   if (state.gap) { socket.hello(); return; }                 // a message was missed: catch up
   if (state.took) {
     document.dispatchEvent(new CustomEvent("tractor:message", { detail: {
@@ -65,6 +75,43 @@ function refused(msg) {
   if (socket.resendStale(msg, state.version)) return;
   const taken = document.dispatchEvent(new CustomEvent("tractor:error", { cancelable: true, detail: msg }));
   if (taken) dispatch({ type: "notice", text: errorText(msg.code, msg, env), kind: "error" });
+}
+
+/* 提示: the hinted cards selected (the player still presses Play, Bury or the call), the
+   call it suggests named. */
+function hinted(msg) {
+  if (msg.version !== state.version) return;                  // the table has moved on
+  const vm = viewModel(state, env);
+  const control = hintControl(vm.controls, msg.action);
+  const cards = hintCards(msg.action);
+  if (cards && hand) drawing.selectTokens(cards);
+  const text = !msg.action ? L.hint_none : control ? fmt(L.hint_call, { call: control.label }) : "";
+  dispatch({ type: "notice", text: text, kind: text ? "info" : "" });
+  checkSoon();
+}
+
+let checkTimer = null;
+let checkSent = null;          // the last check sent: only its answer is shown
+
+/* Ask, once the selection settles, whether it would be played, and why not. */
+function checkSoon() {
+  if (!checkReason) return;
+  clearTimeout(checkTimer);
+  checkReason.textContent = "";
+  checkSent = null;
+  checkTimer = setTimeout(() => {
+    const request = checkRequest(state.view, client.seat, state.version, drawing.selectedTokens());
+    if (request && socket.open()) { checkSent = request; socket.send(request); }
+  }, CHECK_DEBOUNCE_MS);
+}
+
+function checked(msg) {
+  if (!checkReason || !answerCurrent(msg, checkSent)) return;
+  checkReason.textContent = checkText(msg, env);
+}
+
+function showHint() {
+  if (hintButton) hintButton.hidden = !hintOffered(state.view, client.seat);
 }
 
 /* A button of the view model pressed. */
@@ -93,7 +140,7 @@ function press(control) {
 if (hand) {
   hand.addEventListener("click", (e) => {
     const card = e.target.closest(".card");
-    if (card) drawing.toggle(Number(card.dataset.index));
+    if (card) { drawing.toggle(Number(card.dataset.index)); checkSoon(); }
   });
   // Roving focus: arrows move along the hand, Space/Enter on a card toggles it (a button),
   // and Enter with Ctrl/Cmd or "p" plays the selection.
@@ -124,6 +171,8 @@ document.addEventListener("tractor:prefs", (e) => {
   drawing.forgetHand();
   drawing.draw(viewModel(state, env));
 });
+
+if (hintButton) hintButton.addEventListener("click", () => socket.send({ type: "hint" }));
 
 setInterval(drawing.tick, 250);
 drawing.draw(viewModel(state, env));
