@@ -211,6 +211,7 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     expect(result.locator("#result-ledger tbody tr")).to_have_count(4)
     expect(page.locator("#result-lines")).to_contain_text("→")
     no_horizontal_scroll(page)
+    page.wait_for_function("() => document.getAnimations().length === 0")
     page.screenshot(path=shots / "result.png")
 
     hand_result = game_state(table_id).state["result"]
