@@ -197,6 +197,11 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     play_until(page, table_id, 0, lambda s: s["phase"] == "play" and len(s["tricks"]) >= 6)
     expect(page.locator("#last-trick .line")).to_have_count(4)
     no_horizontal_scroll(page)
+    # The documentation's picture: a laptop's screen, the felt, the buttons and the hand in view.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(page.locator("#hand .card").first).to_be_in_viewport()
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    no_horizontal_scroll(page)
     page.screenshot(path=shots / "table-desktop.png")
 
     assert play_until(page, table_id, 0, lambda s: False) == "end"
@@ -206,6 +211,7 @@ def test_new_player_plays_a_full_hand_and_the_ledger_changes(live, new_context, 
     expect(result.locator("#result-ledger tbody tr")).to_have_count(4)
     expect(page.locator("#result-lines")).to_contain_text("→")
     no_horizontal_scroll(page)
+    page.wait_for_function("() => document.getAnimations().length === 0")
     page.screenshot(path=shots / "result.png")
 
     hand_result = game_state(table_id).state["result"]
@@ -254,7 +260,10 @@ def test_spectator_sees_the_table_but_never_a_hidden_card(live, new_context, mak
     # The phone has no horizontal scrolling, even with a full hand and a trick on the table.
     no_horizontal_scroll(phone)
     expect(phone.locator("#phase-text")).to_contain_text("轮到你了")
-    phone.screenshot(path=shots / "table-phone.png", full_page=True)
+    # As the player sees it: the felt at the top of the screen, the hand under it.
+    phone.locator(".felt").evaluate("felt => window.scrollTo(0, felt.getBoundingClientRect().top + scrollY - 4)")
+    phone.wait_for_function("() => document.getAnimations().length === 0")
+    phone.screenshot(path=shots / "table-phone.png")
 
     state = game_state(table_id).state
     public = set(_public_cards(state))
@@ -282,14 +291,23 @@ def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_u
     table_id = seated_with_bots(page, live)
     press_ready(page)
 
+    dimmed_tried = False
     while True:
         kind = wait_my_move(page)
         assert kind != "end", "the hand ended before an illegal follow was possible"
         game = game_state(table_id)
         illegal = _illegal_follow(game.state, 0) if kind == "play" else None
+        dimmed = page.locator('#hand .card[aria-disabled="true"]')
+        if kind == "play" and dimmed.count():
+            # A card no legal play holds is dimmed and cannot be picked (the view's playable).
+            dimmed.first.click(position={"x": 8, "y": 30}, force=True)
+            expect(dimmed.first).to_have_attribute("aria-pressed", "false")
+            expect(page.locator('#hand .card[aria-pressed="true"]')).to_have_count(0)
+            dimmed_tried = True
         if illegal:
             break
         make_move(page, table_id, 0, kind)
+    assert dimmed_tried or not page.locator("#hand .card.unplayable").count()
 
     before = hand_cards(page).count()
     keyboard_select(page, illegal)
@@ -434,7 +452,10 @@ def _public_cards(state):
 
 
 def _illegal_follow(state, seat):
-    """Cards of the right count that break the follow rules, or None when every choice is legal."""
+    """Cards of the right count that break the follow rules, or None when every choice is legal.
+    Only cards the page lets the player pick (the view's playable: the others are dimmed and
+    cannot be selected), so the follow breaks the rules by how the cards go together, e.g. a
+    pair led, the last card of its suit kept back and two others played."""
     trick = state["trick"]
     if state["turn"] != seat or not trick["plays"]:
         return None
@@ -442,8 +463,9 @@ def _illegal_follow(state, seat):
     variant, ctx = machine.variant, machine.context(state)
     shape = variant.lead_shape(ctx, trick["shape_cards"])
     hand = state["hands"][seat]
+    can = machine.playable(state, seat)
     n = len(trick["shape_cards"])
-    for cards in itertools.islice(itertools.combinations(hand, n), 2000):
+    for cards in itertools.islice(itertools.combinations([c for c in hand if c in can], n), 2000):
         if not variant.is_legal_follow(ctx, shape, hand, list(cards)):
             return format_cards(list(cards))
     return None

@@ -1,7 +1,10 @@
 from django import template
+from django.templatetags.static import static
+from django.utils.html import json_script
 
 from games.selectors import player_hand_history
 from games.stakes import stake_required_balance, table_cap
+from ui.card_faces import tokens as card_tokens
 from ui.messages import room_label, variant_label
 from ui.selectors import recent_hands as recent_hands_of
 
@@ -48,3 +51,10 @@ def required_balance(table):
     if table.base_stake is None:
         return None
     return stake_required_balance(cap=table_cap(table), base_stake=table.base_stake)
+
+
+@register.simple_tag
+def card_faces_json():
+    """The card faces' URLs ({token: url}, hashed in production) for cards.js, as a JSON
+    script element the page reads once."""
+    return json_script({token: static(f"ui/cards/{token}.svg") for token in card_tokens()}, "card-faces")

@@ -1,8 +1,11 @@
 /* The table drawn from the view model (state.js): the header's facts, the four seats, the
    trick, the side panels, the hand, the buttons and the result. The only state kept here is
    the page's own: which cards of the drawn hand are selected and where the focus is. Cards
-   are drawn by cards.js (window.Cards). */
+   are drawn by cards.js (window.Cards), the hand's fan placed by fan.js, the trick's motion
+   by motion.js (decoration only: nothing waits for it). */
 
+import { fanLayout } from "./fan.js";
+import { trickMotion } from "./motion.js";
 import { POSITIONS, controlLabel, fmt } from "./state.js";
 import { indexesOf } from "./advice.js";
 
@@ -46,6 +49,13 @@ export function tableDrawing(app, env, on) {
   let handKey = "";           // the hand the selection belongs to
   let shownHand = [];         // the hand as drawn (the player's sort order)
   let focusIndex = 0;         // roving tab stop in the hand
+  let handWidth = 0;          // the width the fan was laid out for
+  const motion = trickMotion(app);
+  if (el.hand && window.ResizeObserver) {
+    new ResizeObserver(() => { if (el.hand.clientWidth !== handWidth) layoutHand(); }).observe(el.hand);
+  } else if (el.hand) {
+    window.addEventListener("resize", () => layoutHand());
+  }
 
   function draw(model) {
     vm = model;
@@ -154,13 +164,17 @@ export function tableDrawing(app, env, on) {
     vm.calls.items.forEach((item) => box.appendChild(span(item.cls, item.text)));
   }
 
+  /* Each play in front of its seat. A play new on the felt comes from its seat, and a trick
+     that leaves it slides to its winner (motion.js), both after the drawing is done. */
   function drawTrick() {
+    const before = motion.before(vm);
     POSITIONS.forEach((p) => { app.querySelector('.play[data-pos="' + p + '"]').innerHTML = ""; });
     el.trick.classList.toggle("past", vm.trick.past);
     vm.trick.plays.forEach((play) => {
       app.querySelector('.play[data-pos="' + play.pos + '"]')
         .appendChild(cardRow(play.cards, "cards-row" + (play.won ? " won" : "")));
     });
+    motion.after(vm, before);
   }
 
   function drawSide() {
@@ -200,21 +214,54 @@ export function tableDrawing(app, env, on) {
       card.dataset.index = i;
       card.setAttribute("aria-pressed", "false");
       card.tabIndex = i === focusIndex ? 0 : -1;
+      // The view's trump flag (card_order), drawn as a gold edge and a 主 mark.
       if (c.trump) card.classList.add("trump");
       if (c.gap) card.classList.add("gap");
       el.hand.appendChild(card);
     });
+    layoutHand();
     if (hadFocus && el.hand.children[focusIndex]) el.hand.children[focusIndex].focus();
     markUnplayable(hand);
   }
 
-  /* The cards the view model dims (no legal play holds them now), marked in place so a
-     selection survives the trick's turn coming round. */
+  /* The cards placed on the fan (fan.js) for the hand's width: one row or more, centred,
+     each card's visible strip its whole hit target (later cards lie on top, none moves). */
+  function layoutHand() {
+    const cards = el.hand.children;
+    handWidth = el.hand.clientWidth;
+    if (!cards.length) { el.hand.style.removeProperty("--fan-h"); return; }
+    const box = getComputedStyle(el.hand);
+    const left = parseFloat(box.paddingLeft) || 0;
+    const top = parseFloat(box.paddingTop) || 0;
+    const width = handWidth - left - (parseFloat(box.paddingRight) || 0);
+    const gaps = Array.prototype.map.call(cards, (card) => card.classList.contains("gap"));
+    const fan = fanLayout(gaps, width, { cardW: cards[0].offsetWidth, cardH: cards[0].offsetHeight });
+    fan.cards.forEach((at, i) => {
+      cards[i].style.left = left + at.x + "px";
+      cards[i].style.top = top + at.y + "px";
+    });
+    el.hand.style.setProperty("--fan-h", fan.height + "px");
+    el.hand.dataset.rows = fan.rows;
+  }
+
+  /* On the seat's turn to play, the cards the view model dims (no legal play holds them
+     now: the view's playable) cannot be picked: aria-disabled, and a click does nothing.
+     Marked in place, so the rest of a selection survives the trick's turn coming round. */
   function markUnplayable(hand) {
+    let dropped = false;
     hand.cards.forEach((c, i) => {
       const card = el.hand.children[i];
-      if (card) card.classList.toggle("unplayable", !!c.dim);
+      if (!card) return;
+      card.classList.toggle("unplayable", !!c.dim);
+      if (c.dim) card.setAttribute("aria-disabled", "true");
+      else card.removeAttribute("aria-disabled");
+      if (c.dim && selected[i]) {
+        delete selected[i];
+        card.setAttribute("aria-pressed", "false");
+        dropped = true;
+      }
     });
+    if (dropped) drawControls();
   }
 
   function selectedTokens() {
@@ -223,6 +270,8 @@ export function tableDrawing(app, env, on) {
 
   function toggle(i) {
     focusIndex = i;
+    const pick = el.hand.children[i];
+    if (pick && pick.getAttribute("aria-disabled") === "true") return;
     if (selected[i]) delete selected[i]; else selected[i] = true;
     const card = el.hand.children[i];
     if (card) card.setAttribute("aria-pressed", selected[i] ? "true" : "false");
