@@ -17,11 +17,13 @@ window.Cards = (function () {
     return { joker: null, suit: token.charAt(0), rank: token.slice(1) };
   }
 
-  /* Words a screen reader says for a card, e.g. "10♥", "大王 big joker". */
+  /* Words a screen reader says for a card in the page's language: "10♥", "大王" or
+     "big joker" (one language per page). */
   function label(token) {
     var c = parse(token);
-    if (c.joker === "BJ") return "大王 big joker";
-    if (c.joker === "LJ") return "小王 little joker";
+    var zh = /^zh/.test(document.documentElement.lang || "");
+    if (c.joker === "BJ") return zh ? "大王" : "big joker";
+    if (c.joker === "LJ") return zh ? "小王" : "little joker";
     return c.rank + SUITS[c.suit];
   }
 

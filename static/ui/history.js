@@ -56,9 +56,12 @@
   function fmt(text, values) {
     return text.replace(/\{(\w+)\}/g, function (m, k) { return k in values ? values[k] : m; });
   }
+  /* As the table names a seat (state.js nameOf): a platform bot by its number, in the
+     page's language, since the name the server sends is built once for every reader. */
   function nameOf(table, seat) {
     var s = table && table.seats[seat];
-    var name = s && s.name ? s.name : L.empty;
+    var name = !s || !s.name ? L.empty
+      : s.bot_number != null ? fmt(L.bot_name, { n: s.bot_number }) : s.name;
     return seat === client.seat ? name + " (" + L.you + ")" : name;
   }
   function cardRow(tokens) {
