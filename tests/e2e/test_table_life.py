@@ -225,7 +225,7 @@ def test_the_settings_switches_persist_and_the_title_marks_the_turn(live, new_co
             body: JSON.stringify({{sort: "suit"}})}});
         return [r.status, await r.json()];
     }}""")
-    assert answer == [200, {"sort": "suit", "turn_sound": False}]
+    assert answer == [200, {"sort": "suit", "turn_sound": False, "counter": False}]
     page.reload()
     assert page.evaluate(client)["prefs"]["sort"] == "suit"
     expect(page.locator("#pref-sort")).to_have_value("suit")
