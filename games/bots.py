@@ -10,6 +10,8 @@ cautious bots would redeal for a long time.
 
 import logging
 
+from django.conf import settings
+
 from games.engine.bot import bot_action
 from games.engine.cards import format_cards
 from games.engine.errors import RuleError
@@ -32,11 +34,13 @@ def bot_choose_action(state, seat, level="easy", late=0.0):
     Easy is the policy; normal and hard search within their budget (games.engine.strength),
     which the table waits for on top of the bots' delay. `late`: seconds the turn's timer
     fired after its deadline (a busy worker); they come off the budget, so a bot never holds
-    up the table longer than its budget past the bots' delay (with none left, the policy)."""
+    up the table longer than its budget past the bots' delay (with none left, the policy).
+    GAMES_BOT_THINK_SCALE scales the budget (0: the policy at once, for the browser tests)."""
     level = level or "easy"
     budget = -1
-    if late > 0 and level in BUDGET_MS:
-        budget = max(0.0, BUDGET_MS[level] - late * 1000)
+    scale = settings.GAMES_BOT_THINK_SCALE
+    if (late > 0 or scale != 1) and level in BUDGET_MS:
+        budget = max(0.0, BUDGET_MS[level] * scale - late * 1000)
     try:
         action = bot_decide(state, seat, level=level, seed=SEARCH_SEED, budget_ms=budget)
     except Exception:

@@ -289,6 +289,9 @@ GAMES_BOT_DELAY = (
     float(env_str("GAMES_BOT_DELAY_MIN", "0.5")),
     float(env_str("GAMES_BOT_DELAY_MAX", "1.5")),
 )
+# The share of its level's search budget a bot thinks (games.engine.strength.BUDGET_MS);
+# 0 makes every bot play the policy at once (the browser tests, where bots must be instant).
+GAMES_BOT_THINK_SCALE = float(env_str("GAMES_BOT_THINK_SCALE", "1"))
 # How soon the platform plays for a seat on 托管 (RULES P4, P6).
 GAMES_AUTO_DELAY = float(env_str("GAMES_AUTO_SECONDS", "1"))
 # Seconds per timer kind that replace every variant's own, e.g. GAMES_TIMER_OVERRIDES=

@@ -206,8 +206,8 @@ class HandMachine(TrickPhases):
 
     # The views are games/engine/views.py's; these are the hooks a variant overrides.
 
-    def calls_view(self, state, seat):
-        return views.calls_view(self, state, seat)
+    def calls_view(self, state, seat, calls=None):
+        return views.calls_view(self, state, seat, calls)
 
     def call_kind(self, state, seat, call):
         return views.call_kind(self, state, seat, call)
@@ -233,6 +233,7 @@ class HandMachine(TrickPhases):
     def seat_view(self, state, seat):
         return views.seat_view(self, state, seat)
 
-    def playable(self, state: dict, seat: int) -> "set[int]":
-        """The distinct cards of ``seat``'s hand that can be part of a legal action now."""
-        return playable(self, state, seat)
+    def playable(self, state: dict, seat: int, calls: Any = None) -> "set[int]":
+        """The distinct cards of ``seat``'s hand that can be part of a legal action now
+        (``calls``: its ``legal_calls``, when the caller has them already)."""
+        return playable(self, state, seat, calls)

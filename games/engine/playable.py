@@ -30,13 +30,13 @@ def follow_cards(variant: Any, ctx: TrumpContext, shape: LeadShape, hand: list) 
     return variant.follow_cards(ctx, shape, hs_counts, best)
 
 
-def playable(m: Any, state: dict, seat: int) -> "set[int]":
+def playable(m: Any, state: dict, seat: int, calls: Any = None) -> "set[int]":
     """``HandMachine.playable``: see the module docstring."""
     phase = state["phase"]
     hand: list = state["hands"][seat]
     if phase in ("deal", "declare"):
         out: "set[int]" = set()
-        for call in m.legal_calls(state, seat):
+        for call in m.legal_calls(state, seat) if calls is None else calls:
             if call["type"] == "declare":
                 out.update(call["cards"])
         return out

@@ -11,11 +11,12 @@ from .cards import SORT_KEY, TOKENS, format_cards, suit_of
 from .context import TRUMP
 
 
-def calls_view(m, state, seat):
-    """``legal_calls`` as the page offers them: each the action to send (cards as
-    tokens, no seat) with its ``kind``, so the page labels it without knowing the rules."""
+def calls_view(m, state, seat, calls=None):
+    """``legal_calls`` (or ``calls``, already found) as the page offers them: each the
+    action to send (cards as tokens, no seat) with its ``kind``, so the page labels it
+    without knowing the rules."""
     out = []
-    for call in m.legal_calls(state, seat):
+    for call in m.legal_calls(state, seat) if calls is None else calls:
         action = {k: v for k, v in call.items() if k != "seat"}
         if "cards" in action:
             action["cards"] = format_cards(action["cards"])
@@ -150,14 +151,16 @@ def seat_view(m, state, seat):
     ones): its hand, in the page's order, and the calls it may make."""
     hand = state["hands"][seat]
     order = m.card_order(state, hand)
+    # Found once for both: the calls offered, and during the deal the cards they hold.
+    calls = m.legal_calls(state, seat)
     out = {
         "seat": seat,
         "hand": sorted((TOKENS[c] for c in hand), key=lambda t: order[t][0]),
         "card_order": order,
-        "calls": m.calls_view(state, seat),
+        "calls": m.calls_view(state, seat, calls),
     }
     # The page lifts only these cards (the contract's ``playable``), in the hand's order.
-    can = {TOKENS[c] for c in m.playable(state, seat)}
+    can = {TOKENS[c] for c in m.playable(state, seat, calls)}
     out["playable"] = list(dict.fromkeys(t for t in out["hand"] if t in can)) if can else []
     if state["phase"] == "bury" and seat == state["dealer"]:
         out["kitty"] = format_cards(state["kitty_received"])

@@ -84,11 +84,14 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
         TRACTOR_E2E_QUEUE=f"e2e-{uuid.uuid4().hex[:8]}",
         # The same Redis as this process, whatever the environment says.
         REDIS_URL=settings.REDIS_URL,
-        # Fast deal, a short declaration window that a test can still click in, instant bots.
-        GAMES_TIMER_OVERRIDES="deal=0.02,declare=2",
+        # The deck dealt in one step (a paced deal is a Celery task per card), a short
+        # declaration window that a test can still click in, instant bots.
+        GAMES_TIMER_OVERRIDES="deal=0,declare=2",
         GAMES_AUTO_SECONDS="0.2",
         GAMES_BOT_DELAY_MIN="0",
         GAMES_BOT_DELAY_MAX="0",
+        # Bots of every level play the policy at once: the tests wait on no search.
+        GAMES_BOT_THINK_SCALE="0",
     )
     bin_dir = Path(sys.executable).parent
     procs = []

@@ -1,7 +1,7 @@
-"""Issue 12 in a real browser: matches of every variant against bots, hand after hand, by
-clicking; each variant's own state on screen; the result screen; a spectator who sees no
-hidden card; a match won (RULES P13); every card hit by the centre of what shows of it on a
-phone. The test process reads the database to know which plays are legal and, as the P13
+"""Issue 12 in a real browser: a spectator who sees no hidden card; a match won (RULES P13);
+every card hit by the centre of what shows of it on a phone. Three hands in a row of every
+variant, with each variant's own state on screen and the result screen, are played by
+test_first_hour's newcomers. The test process reads the database to know which plays are legal and, as the P13
 fixture, puts a table one hand from A; it never plays for the player."""
 
 import json
@@ -10,7 +10,6 @@ import time
 
 import pytest
 from django.db import transaction
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.engine.cards import format_cards
@@ -18,12 +17,12 @@ from games.engine.registry import machine_for
 from games.models import GameState, Hand, Match
 from lobby.models import Table
 
+from .hand import click_cards, hand_cards, visible_centre, visible_widths, wait_hand_changed
 from .test_table import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
 ACE = 14
-VARIANTS = ("classic", "four_deck", "guigang", "point_bid")
 HIDDEN_EVENTS = {"dealt", "kitty", "buried"}
 
 
@@ -38,51 +37,6 @@ def play_against_bots(page, base, variant):
     page.click("#play-bots button[type=submit]")
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     return int(re.search(r"/tables/(\d+)/", page.url).group(1))
-
-
-def click_cards(page, tokens):
-    """Select `tokens` by clicking the centre of what shows of each card. A hand redrawn
-    under the clicks (a newer view) leaves the selection short: the caller looks again."""
-    seen = {}
-    try:
-        for token in tokens:
-            k = seen.get(token, 0)
-            seen[token] = k + 1
-            card = page.locator(f'#hand .card[data-card="{token}"]').nth(k)
-            card.scroll_into_view_if_needed(timeout=5000)
-            index = card.get_attribute("data-index", timeout=5000)
-            x, y = visible_centre(page, int(index))
-            page.mouse.click(x, y)
-    except PlaywrightError:
-        pass
-
-
-# The part of the hand's i-th card that no later card covers: a later card of its own row
-# (the same top) cuts its right edge, one of a later row (the fan's rows overlap) its bottom.
-VISIBLE_PART = """(i) => {
-    const cards = [...document.querySelectorAll('#hand .card')];
-    const r = cards[i].getBoundingClientRect();
-    let right = r.right, bottom = r.bottom;
-    for (const o of cards.slice(i + 1).map(c => c.getBoundingClientRect())) {
-        if (o.top >= bottom || o.bottom <= r.top || o.left >= right || o.right <= r.left) continue;
-        if (Math.abs(o.top - r.top) < 1) right = Math.min(right, o.left);
-        else if (o.top > r.top) bottom = Math.min(bottom, o.top);
-    }
-    return [r.left, right, r.top, bottom];
-}"""
-
-
-def visible_centre(page, index):
-    """The centre of the part of the hand's `index`-th card that no later card covers."""
-    left, right, top, bottom = page.evaluate(VISIBLE_PART, index)
-    return [(left + right) / 2, (top + bottom) / 2]
-
-
-def visible_widths(page):
-    """The width of what shows of each card of the hand."""
-    n = page.locator("#hand .card").count()
-    return [right - left for left, right, _, _ in
-            (page.evaluate(VISIBLE_PART, i) for i in range(n))]
 
 
 MOVES = "#controls button.call, #act-play, #act-bury, #result:not([hidden])"
@@ -123,25 +77,21 @@ def play_hand(page, table_id, seen, seat=0):
             cards = page.locator("#hand .card")
             total = cards.count()
             tokens = [cards.nth(i).get_attribute("data-card") for i in range(total - need, total)]
-            click_cards(page, tokens)
+            if not click_cards(page, tokens):
+                continue
             page.click("#act-bury")
-            expect(page.locator("#hand .card")).to_have_count(total - need)
+            wait_hand_changed(page, total)
             seen["buried"] = True
         elif page.locator("#act-play").count():
             state = state_of(table_id)
             if state["phase"] == "play" and state["turn"] == seat:
                 record_state(page, state, seen)
-                before = page.locator("#hand .card").count()
+                before = hand_cards(page).count()
                 tokens = format_cards(machine_for(state["variant"]).lowest_play(state, seat))
-                click_cards(page, tokens)
-                pressed = page.locator('#hand .card[aria-pressed="true"]')
-                if pressed.count() != len(tokens):
-                    # The page redrew the hand meanwhile (a newer view): undo, look again.
-                    for token in pressed.evaluate_all("els => els.map(e => e.dataset.card)"):
-                        click_cards(page, [token])
-                    continue
+                if not click_cards(page, tokens):
+                    continue  # the page redrew the hand meanwhile (a newer view): look again
                 page.click("#act-play")
-                expect(page.locator("#hand .card")).not_to_have_count(before, timeout=20_000)
+                wait_hand_changed(page, before)
                 continue
         time.sleep(0.05)
     raise AssertionError("the hand did not end")
@@ -182,45 +132,6 @@ def check_result(page, table_id, variant):
 def next_hand(page):
     page.locator("#result-controls button.primary").click()
     expect(page.locator("#result")).to_be_hidden(timeout=20_000)
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_three_hands_of_each_variant_against_bots(live, new_context, make_user, shots,
-                                                   variant):
-    make_user(username=f"match-{variant}")
-    page = new_context(viewport=DESKTOP).new_page()
-    page.on("pageerror", lambda e: print("PAGEERROR", e))
-    log_in(page, live, f"match-{variant}")
-    table_id = play_against_bots(page, live, variant)
-    shot_taken = False
-    for number in (1, 2, 3):
-        seen = {}
-        if not shot_taken:
-            # The opening: dealing with the calls the server offers, or the bidding.
-            page.locator("#controls button.call, #act-play").first.wait_for(timeout=30_000)
-            page.screenshot(path=shots / f"match-{variant}-opening.png")
-            shot_taken = True
-        play_hand(page, table_id, seen)
-        check_result(page, table_id, variant)
-        state = state_of(table_id)
-        header = seen.get("calls_text") or ""
-        if variant == "point_bid":
-            assert "Bids" in header
-            assert "alone against the other three" in header
-            assert "Contract" in seen["phase_text"]
-            assert page.locator(".seat .team").count() == 0  # no A/B teams, one against three
-        elif state["declarations"]:
-            # Who declared, and the kind; hidden declarations show a count, never a suit.
-            assert re.search(r"\b(declared|reinforced|countered)\b", header)
-            assert "Match 1 · hand" in seen["phase_text"]
-        for label in seen.get("call_labels", ()):
-            assert re.match(r"(Declare|Reinforce|Counter) ", label)
-        if number == 1:
-            page.screenshot(path=shots / f"match-{variant}-result.png")
-        assert Hand.objects.filter(table_id=table_id, ended_at__isnull=False).count() == number
-        if number < 3:
-            next_hand(page)
-    assert Match.objects.filter(table_id=table_id).exists() == (variant != "point_bid")
 
 
 def test_a_spectator_sees_the_public_state_and_no_hidden_card(live, new_context, make_user):

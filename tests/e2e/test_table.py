@@ -13,6 +13,8 @@ from games.engine.cards import TOKENS, format_cards
 from games.engine.registry import machine_for
 from games.models import GameState
 
+from .hand import click_cards, hand_cards, wait_hand_changed
+
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
 PASSWORD = "a-Strong-pass-42"
@@ -71,20 +73,6 @@ def game_state(table_id):
     return GameState.objects.get(table_id=table_id)
 
 
-def hand_cards(page):
-    return page.locator("#hand .card")
-
-
-def click_cards(page, tokens):
-    """Select `tokens` in the hand by clicking them, a second copy on the second card."""
-    seen = {}
-    for token in tokens:
-        k = seen.get(token, 0)
-        seen[token] = k + 1
-        # Cards overlap: click the visible left strip, as a person does.
-        page.locator(f'#hand .card[data-card="{token}"]').nth(k).click(position={"x": 8, "y": 30})
-
-
 def keyboard_select(page, tokens):
     """Select `tokens` with the keyboard only: arrows move along the hand, Space toggles."""
     order = [hand_cards(page).nth(i).get_attribute("data-card") for i in range(hand_cards(page).count())]
@@ -129,7 +117,7 @@ def make_move(page, table_id, seat, kind):
         tokens = format_cards(machine_for(state["variant"]).lowest_play(state, seat))
         click_cards(page, tokens)
         page.click("#act-play")
-    expect(hand_cards(page)).not_to_have_count(before)
+    wait_hand_changed(page, before)
 
 
 def declare_if_offered(page, window_seconds=6.0):

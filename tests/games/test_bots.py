@@ -138,3 +138,22 @@ def test_a_bot_later_than_its_budget_plays_the_policy_at_once(monkeypatch):
     monkeypatch.setattr("games.engine.strength.search_action", search)
     late = BUDGET_MS["hard"] / 1000 + 0.05
     assert bot_choose_action(state, seat, level="hard", late=late) == bot_action(state, seat)
+
+
+def test_a_think_scale_of_zero_plays_the_policy_and_a_half_halves_the_budget(settings,
+                                                                              monkeypatch):
+    machine, state = a_play_state()
+    seat = state["turn"]
+    asked = []
+
+    def search(state, seat, **kwargs):
+        asked.append(kwargs["budget_ms"])
+        return bot_action(state, seat)
+
+    monkeypatch.setattr("games.engine.strength.search_action", search)
+    settings.GAMES_BOT_THINK_SCALE = 0
+    assert bot_choose_action(state, seat, level="hard") == bot_action(state, seat)
+    assert asked == []
+    settings.GAMES_BOT_THINK_SCALE = 0.5
+    bot_choose_action(state, seat, level="normal")
+    assert asked == [pytest.approx(BUDGET_MS["normal"] / 2)]

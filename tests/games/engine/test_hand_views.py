@@ -38,6 +38,25 @@ def test_calls_are_the_legal_declarations_as_actions_with_their_kind(variant, se
         assert kinds <= ({"reinforce", "declare"} if other == seat else {"counter"})
 
 
+@pytest.mark.parametrize("variant", ["classic", "four_deck", "guigang"])
+def test_a_seat_view_asks_for_the_legal_calls_once(variant, monkeypatch):
+    """The calls offered and, during the deal, the cards they hold come from one search:
+    the seat view is built for every seat on every change of the deal."""
+    machine, state = _dealt(variant, "once")
+    seat = _first_caller(machine, state)
+    legal_calls, asked = machine.legal_calls, []
+
+    def counted(state, seat):
+        asked.append(seat)
+        return legal_calls(state, seat)
+
+    monkeypatch.setattr(machine, "legal_calls", counted)
+    view = machine.view(state, seat)
+    assert asked == [seat]
+    assert view["calls"] and set(view["playable"]) == {
+        t for c in view["calls"] if c["type"] == "declare" for t in c["cards"]}
+
+
 def test_a_declarers_second_declaration_in_the_same_suit_is_a_reinforcement():
     m = machine_for("classic")
     before = {"seat": 1, "cards": [0]}
