@@ -8,9 +8,11 @@ Decided (docs/ui.md, "Abandoned tables"): bots and spectators do not keep a tabl
 table's creator sits in the change that opens it, so there is no table "not sat at yet" but
 one an operator opened in the admin, which gets the same grace."""
 
+import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
 from django.utils import timezone
 
 from accounts.models import LedgerTransaction
@@ -192,3 +194,21 @@ def test_a_celery_worker_closes_the_table_once_the_grace_has_run_out(make_user, 
     closed = GameEvent.objects.get(table=table, type="table_closed")
     assert closed.created_at >= emptied + timedelta(seconds=1)
     assert table.pk not in listed()
+
+
+@service
+def test_tables_already_empty_get_their_timer_from_the_migration(make_user, grace):
+    """games/migrations/0008: a table left empty before the timer existed (no deadline) gets
+    the one its next change would start, due the grace after its last change; a seated
+    table, a closed one and one whose timer runs keep theirs."""
+    migration = importlib.import_module("games.migrations.0008_abandoned_timers")
+    old, closed = left_empty(make_user()), left_empty(make_user())
+    seated = table_create(room=room_default_get_or_create(), user=make_user(),
+                          variant="classic", base_stake=1, cap=1)
+    GameState.objects.filter(table__in=[old, closed]).update(deadline=None, timer_kind="")
+    TableClosure.objects.create(table=closed, reason="stuck")
+    migration.abandoned_timers_start(django_apps, None)
+    game = game_of(old)
+    assert (game.timer_kind, game.deadline) == (ABANDONED,
+                                                game.updated_at + timedelta(seconds=GRACE))
+    assert game_of(closed).deadline is None and game_of(seated).deadline is None
