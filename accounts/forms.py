@@ -9,7 +9,8 @@ class RequiredMarked:
     """Required fields carry `aria-required` and the `required` CSS class (site.css marks
     their labels with *, which the page's legend explains; templates/ui/includes/field.html).
     Pages render these forms with `novalidate`, so the server's message, in the page's
-    language and beside the field, is the one a player sees, not the browser's own bubble.
+    language and beside the field, is the one a player sees, not the browser's own bubble;
+    the page opens with the first refused field focused (not the name field Django focuses).
     A form that adds fields after its own __init__ calls `required_mark` again."""
 
     required_css_class = "required"
@@ -19,6 +20,14 @@ class RequiredMarked:
         for field in self.fields.values():
             if field.required:
                 field.widget.attrs["aria-required"] = "true"
+
+    def full_clean(self) -> None:
+        super().full_clean()  # type: ignore[misc]
+        refused = [name for name in self.fields if name in self._errors]  # type: ignore[attr-defined]
+        if refused:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[refused[0]].widget.attrs["autofocus"] = True
 
 
 class RegistrationForm(RequiredMarked, UserCreationForm):

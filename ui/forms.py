@@ -93,6 +93,20 @@ class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
                            "base_stake", "cap"])
         self.required_mark()
 
+    # Folded under "More settings" on the page (each has a default a newcomer can keep).
+    MORE = ("room", "name", "turn_timeout")
+
+    def main_fields(self):
+        """The game, its options, the stake and the cap: what every table is chosen by."""
+        return [field for field in self if field.name not in self.MORE]
+
+    def more_fields(self):
+        return [self[name] for name in self.MORE]
+
+    def more_refused(self):
+        """Whether the server refused one of the folded fields (the page then unfolds them)."""
+        return any(self[name].errors for name in self.MORE)
+
     def clean(self):
         data = super().clean()
         if not (data.get("variant") and data.get("base_stake")) or self.has_error("cap"):

@@ -79,6 +79,9 @@ def test_an_empty_display_name_is_refused_beside_the_field_in_the_pages_language
     assert f'<span class="field-error" id="id_display_name_error" role="alert">{text}</span>' in beside
     label = form.split('name="display_name"')[0].rsplit("<div", 1)[1]
     assert 'class="field required has-error"' in label
+    # The refused field has the focus, not the user name Django focuses on a fresh form.
+    assert "autofocus" in form.split('name="display_name"')[1].split(">")[0]
+    assert "autofocus" not in form.split('name="username"')[1].split(">")[0]
 
 
 def test_login_activates_the_preferred_language_and_logout_ends_the_session(client, make_user):

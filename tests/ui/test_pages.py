@@ -285,3 +285,20 @@ def test_each_fields_message_stands_beside_it_in_one_element_its_control_names(c
         assert page.count(f'id="id_{name}_error"') == 1
         box = page.split(f'name="{name}"')[1].split("</div>")[0]
         assert f'<span class="field-error" id="id_{name}_error" role="alert">' in box
+
+
+def test_the_new_table_form_folds_what_a_newcomer_can_keep_and_unfolds_it_when_refused(
+        client, player):
+    page = client.get(reverse("ui:lobby")).content.decode()
+    create = page.split('id="create-table"')[1].split("</form>")[0]
+    main, more = create.split('<details class="more"')
+    for name in ("variant", "base_stake", "cap"):
+        assert f'name="{name}"' in main
+    for name in ("room", "name", "turn_timeout"):
+        assert f'name="{name}"' in more and f'name="{name}"' not in main
+    assert more.startswith(">")  # folded
+    response = client.post(reverse("ui:table_create"), {"variant": "classic", "base_stake": 10,
+                                                        "cap": 10, "turn_timeout": 1})
+    create = response.content.decode().split('id="create-table"')[1].split("</form>")[0]
+    more = create.split('<details class="more"')[1]
+    assert more.startswith(" open>") and 'id="id_turn_timeout_error"' in more
