@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import PasswordChangeMarkedForm
 
 app_name = "accounts"
 
@@ -11,7 +12,8 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:password_done")),
+        auth_views.PasswordChangeView.as_view(form_class=PasswordChangeMarkedForm,
+                                              success_url=reverse_lazy("accounts:password_done")),
         name="password_change",
     ),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_done"),

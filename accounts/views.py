@@ -1,6 +1,5 @@
 from django.conf import settings
 from django.contrib.auth import login
-from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -10,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
-from accounts.forms import LanguageForm, RegistrationForm
+from accounts.forms import LanguageForm, RegistrationForm, SignInForm
 from accounts.services import user_create, user_language_set
 
 
@@ -52,6 +51,8 @@ def register(request):
 
 
 class PlayerLoginView(LoginView):
+    authentication_form = SignInForm
+
     def form_valid(self, form):
         response = super().form_valid(form)
         return _with_language(response, form.get_user().preferred_language)
@@ -86,5 +87,5 @@ def sign_in_throttled(request, original_response=None, credentials=None):
         response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
         return response
     return render(request, "registration/login.html",
-                  {"form": AuthenticationForm(request), "throttled": message},
+                  {"form": SignInForm(request), "throttled": message},
                   status=429)

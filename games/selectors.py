@@ -27,6 +27,7 @@ from games.models import (
     TableClosure,
 )
 from games.replay import replay_build, replay_sort
+from games.timers import ABANDONED
 from lobby.models import Seat, Table
 
 # A reconnecting client further behind than this gets a snapshot instead of events.
@@ -111,8 +112,9 @@ def _counters(game: GameState, machine: Any, views: dict[int | None, JSONObject 
 
 def _timer_view(game: GameState, seats: list[Seat], machine: Any) -> JSONObject | None:
     """{"kind", "deadline" (ISO 8601, UTC), "seats" (whom it waits for: [] for the deal and
-    the declaration window)} of the running timer, or None."""
-    if game.deadline is None:
+    the declaration window)} of the running timer, or None; the "abandoned" timer of a
+    table nobody sits at waits for nobody, so it is not shown."""
+    if game.deadline is None or game.timer_kind == ABANDONED:
         return None
     if game.timer_kind == "ready":
         waiting = [s.number for s in seats if s.user is not None and not s.user.is_bot
@@ -268,8 +270,9 @@ def table_is_closed(*, table_id: int) -> bool:
 
 
 def tables_open() -> QuerySet[Table]:
-    """Tables not closed by an operator, with their room, seats (and who sits there) and
-    game (phase, current hand): the lobby's and the API's live list."""
+    """Tables not closed (TableClosure: by an operator, or left empty past its grace), with
+    their room, seats (and who sits there) and game (phase, current hand): the lobby's and
+    the API's live list."""
     return (
         Table.objects.filter(closure__isnull=True)
         .select_related("room", "game", "game__hand")

@@ -4,7 +4,6 @@ import logging
 
 from celery import shared_task
 
-from games.abandon import tables_abandoned_close
 from games.services.errors import ActionError
 from games.services.settlement import hand_settle, hands_settle_sweep
 from games.services.timeouts import game_timer_fire, game_timer_rearm, game_timers_sweep
@@ -34,9 +33,3 @@ def sweep():
     """Beat: fire lost timers and settle hands whose settlement task was lost."""
     game_timers_sweep()
     hands_settle_sweep()
-
-
-@shared_task(ignore_result=True)
-def tables_abandoned_sweep():
-    """Beat: close tables nobody has sat at for TABLE_ABANDONED_GRACE (games.abandon)."""
-    tables_abandoned_close()

@@ -12,6 +12,13 @@ games.services holds the table's lock, applies what ``timer_fired`` decides and 
 ``timer_next`` says after each change. Between hands (RULES P14) bots are ready at once
 (games.services readies them when the hand is settled) and the "ready" timer waits
 ``READY_SECONDS`` for the human seats: when it runs out, those not ready are stood up.
+
+A table no person sits at with no hand running runs the "abandoned" timer
+(``TABLE_ABANDONED_GRACE``, issue 39): when it runs out the table is closed and leaves the
+lobby. Bots do not keep a table open (they play only for a person who backs them), nor do
+spectators: an empty table between hands has nothing to watch, and a counter of sockets that a
+dead process left behind must not keep it listed. Every change that leaves the table so starts
+the grace again, so a player who sits down (a new version) makes the timer stale.
 """
 
 import random
@@ -30,6 +37,8 @@ BETWEEN_HANDS = ("waiting", "end")
 TIMEOUTS_BEFORE_AUTO = 3
 # P14: how long a human seat has to press ready after a hand ends.
 READY_SECONDS = 60
+# The timer of a table nobody sits at (its length is settings.TABLE_ABANDONED_GRACE).
+ABANDONED = "abandoned"
 
 
 class SeatClock(NamedTuple):
@@ -53,6 +62,8 @@ class Firing:
     timed_out: int | None = None
     # Seats stood up for not pressing ready in time (P14): not an escape.
     stand_up: tuple = ()
+    # Nobody sits at the table between hands: it closes (ABANDONED).
+    close: bool = False
 
 
 def timer_length(*, variant, kind, turn_timeout):
@@ -62,6 +73,8 @@ def timer_length(*, variant, kind, turn_timeout):
         return float(overrides[kind])
     if kind == "ready":
         return READY_SECONDS
+    if kind == ABANDONED:
+        return settings.TABLE_ABANDONED_GRACE
     lengths = descriptor(variant).timers
     if kind not in lengths:
         # A forgotten entry must not quietly become some default: the variant's descriptor
@@ -89,6 +102,8 @@ def timer_next(*, state, seats, turn_timeout):
     (or of absent players) plays on without waiting out a player's time.
     """
     facts = hand_facts(state) if state is not None else None
+    if _abandoned(facts, seats):
+        return ABANDONED, timer_length(variant=None, kind=ABANDONED, turn_timeout=turn_timeout)
     if facts is None or facts.phase == "waiting":
         return None
     if facts.phase == "end":
@@ -117,9 +132,14 @@ def timer_fired(*, state, seats, turn_timeout, late=0.0):
     When the declaration window closes with nothing declared, a bot or a seat on 托管
     may declare first: else a first hand at a table of bots or of absent players would be
     redealt forever. After a hand, the human seats still not ready are stood up (P14).
-    `late`: seconds past the timer's deadline; they come off a searching bot's budget.
+    A table nobody sits at between hands is closed. `late`: seconds past the timer's
+    deadline; they come off a searching bot's budget.
     """
-    facts = hand_facts(state)
+    facts = hand_facts(state) if state is not None else None
+    if _abandoned(facts, seats):
+        return Firing(close=True)
+    if facts is None:
+        return None
     if facts.phase == "end":
         return Firing(stand_up=_waiting_for_ready(seats))
     timer = machine_for(facts.variant).timer(state)
@@ -142,6 +162,12 @@ def timer_fired(*, state, seats, turn_timeout, late=0.0):
     if action is None:  # the variant has nothing to apply for this seat: wait for it
         return Firing()
     return Firing(actions=(action,), timed_out=None if clock.bot or clock.auto else seat)
+
+
+def _abandoned(facts, seats):
+    """No person sits at the table and no hand is being played (`facts` None: no hand yet)."""
+    between_hands = facts is None or facts.phase in BETWEEN_HANDS
+    return between_hands and not any(clock.seated and not clock.bot for clock in seats)
 
 
 def _waiting_for_ready(seats):

@@ -5,25 +5,12 @@ from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import RequiredMarked
 from accounts.models import User
 from games.stakes import cap_default, cap_house_default, create_defaults, stake_required_balance
 from games.variants import descriptor, descriptors
 from lobby.models import Room
 from ui.messages import in_language, room_label
-
-
-class RequiredMarked:
-    """Required fields carry `aria-required` and the `required` CSS class (site.css marks
-    their labels with *, which the page's legend explains). Pages render these forms with
-    `novalidate`, so the server's message, in the page's language and beside the field, is
-    the one a player sees (not the browser's own bubble)."""
-
-    required_css_class = "required"
-
-    def _mark_required(self):
-        for field in self.fields.values():
-            if field.required:
-                field.widget.attrs["aria-required"] = "true"
 
 
 class VariantOptionsMixin:
@@ -69,7 +56,7 @@ class BotsPlayForm(VariantOptionsMixin, RequiredMarked, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._variant_fields()
-        self._mark_required()
+        self.required_mark()
 
 
 class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
@@ -104,7 +91,21 @@ class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
             self.fields["base_stake"].initial, self.fields["cap"].initial = stake, cap
         self.order_fields(["variant", *[f.name for f in self.option_fields()],
                            "base_stake", "cap"])
-        self._mark_required()
+        self.required_mark()
+
+    # Folded under "More settings" on the page (each has a default a newcomer can keep).
+    MORE = ("room", "name", "turn_timeout")
+
+    def main_fields(self):
+        """The game, its options, the stake and the cap: what every table is chosen by."""
+        return [field for field in self if field.name not in self.MORE]
+
+    def more_fields(self):
+        return [self[name] for name in self.MORE]
+
+    def more_refused(self):
+        """Whether the server refused one of the folded fields (the page then unfolds them)."""
+        return any(self[name].errors for name in self.MORE)
 
     def clean(self):
         data = super().clean()

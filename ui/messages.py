@@ -51,7 +51,7 @@ ERRORS = {
     "bad_timeout": _("The turn time is 5 to 300 seconds."),
     "spectator": _("Spectators cannot act."),
     "banned": _("An operator has banned you from sitting for now."),
-    "table_closed": _("An operator closed this table."),
+    "table_closed": _("This table is closed."),
     "chat_empty": _("Type a message first."),
     "chat_too_long": _("A message is at most {n} characters."),
     "chat_flood": _("Too many messages: wait {n} s."),

@@ -281,27 +281,30 @@ def rules(request, variant_id):
     }, request))
 
 
-@login_required
-def profile(request):
+def _profile_page(request, prefs_form=None, status=200):
     return render(request, "ui/profile.html", {
         "balance": point_balance(user=request.user),
         "entries": ledger_history(user=request.user),
-        "prefs_form": PrefsForm(initial=user_prefs(user=request.user)),
-    })
+        "prefs_form": prefs_form or PrefsForm(initial=user_prefs(user=request.user)),
+    }, status=status)
+
+
+@login_required
+def profile(request):
+    return _profile_page(request)
 
 
 @login_required
 @require_POST
 def profile_prefs(request):
-    """The profile page's table settings form."""
+    """The profile page's table settings form; a refusal is shown beside its field (400)."""
     form = PrefsForm(request.POST)
-    if form.is_valid():
-        user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
-                       turn_sound=form.cleaned_data["turn_sound"],
-                       card_counter=form.cleaned_data["counter"])
-        messages.success(request, _("Your table settings are saved."))
-    else:
-        messages.error(request, _("Those settings are not offered."))
+    if not form.is_valid():
+        return _profile_page(request, prefs_form=form, status=400)
+    user_prefs_set(user=request.user, hand_sort=form.cleaned_data["sort"],
+                   turn_sound=form.cleaned_data["turn_sound"],
+                   card_counter=form.cleaned_data["counter"])
+    messages.success(request, _("Your table settings are saved."))
     return redirect("ui:profile")
 
 

@@ -259,7 +259,7 @@ TABLE_CAP_HOUSE_DEFAULT = {"*": 10}
 # The new-table form's default base stake; lowered to what the player's points cover.
 TABLE_STAKE_HOUSE_DEFAULT = env_int("TABLE_STAKE_HOUSE_DEFAULT", 10)
 # A table nobody (no person) sits at and with no hand running is closed once it has been so
-# for this many seconds (games.abandon, swept by beat), and leaves the lobby.
+# for this many seconds (its "abandoned" timer, games.timers), and leaves the lobby.
 TABLE_ABANDONED_GRACE = env_int("TABLE_ABANDONED_GRACE_SECONDS", 120)
 
 # Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT failed attempts from one address,
@@ -324,6 +324,4 @@ GAMES_ROWS_KEPT = env_int("GAMES_ROWS_KEPT", 5000)
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
     "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
-    # Empty tables past their grace (TABLE_ABANDONED_GRACE) close and leave the lobby.
-    "games-abandoned-sweep": {"task": "games.tasks.tables_abandoned_sweep", "schedule": 30.0},
 }

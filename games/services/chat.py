@@ -28,7 +28,7 @@ def chat_send(*, table_id: int, user: User, text: str | None = None,
     if sitting_ban_active(user=user) is not None:
         raise ActionError("chat_banned", "an operator has banned you; you cannot chat for now")
     if table_is_closed(table_id=table_id):
-        raise ActionError("table_closed", "this table was closed by an operator")
+        raise ActionError("table_closed", "this table is closed")
     wait = chat_rate_take(user_id=user.pk)
     if wait is not None:
         raise ActionError("chat_flood", f"too many messages; wait {wait} s",

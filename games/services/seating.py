@@ -36,7 +36,7 @@ def seat_take(change: Change, *, seat: int, user: User, base_stake: int | None,
     if sitting_ban_active(user=user) is not None:
         raise ActionError("banned", "an operator has banned you from sitting for now")
     if table_is_closed(table_id=change.table.pk):
-        raise ActionError("table_closed", "this table was closed by an operator")
+        raise ActionError("table_closed", "this table is closed")
     if change.phase not in BETWEEN_HANDS:
         raise ActionError("hand_in_progress", "seats change between hands")
     if not isinstance(seat, int) or not 0 <= seat <= 3:

@@ -55,15 +55,26 @@ def table_open(*, room: Room, variant: str, options: Options | None = None,
                cap: int | None = None, turn_timeout: int = 25, name: str = "",
                opened_by: User | None) -> Table:
     """A new table with its four seats empty and its game waiting (an operator opens one in
-    the admin; table_create also sits its creator). Returns the table."""
+    the admin). Nobody sits at it yet, so its "abandoned" timer starts (games.timers): it
+    closes if nobody sits down within TABLE_ABANDONED_GRACE. Returns the table."""
+    with table_atomic():
+        table = _table_rows(room=room, variant=variant, options=options, cap=cap,
+                            turn_timeout=turn_timeout, name=name, opened_by=opened_by)
+        Change.begin(table.pk).commit()
+        return table
+
+
+def _table_rows(*, room: Room, variant: str, options: Options | None, cap: int | None,
+                turn_timeout: int, name: str, opened_by: User | None) -> Table:
+    """The rows of a new table (the caller's transaction): the table, four empty seats and
+    its game, waiting."""
     options, cap = table_rules_clean(variant=variant, options=options,
                                       turn_timeout=turn_timeout, cap=cap)
-    with table_atomic():
-        table = Table.objects.create(room=room, name=name, variant=variant, options=options,
-                                     cap=cap, turn_timeout=turn_timeout, created_by=opened_by)
-        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
-        GameState.objects.create(table=table, control=[control_default() for _ in range(4)])
-        return table
+    table = Table.objects.create(room=room, name=name, variant=variant, options=options,
+                                 cap=cap, turn_timeout=turn_timeout, created_by=opened_by)
+    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
+    GameState.objects.create(table=table, control=[control_default() for _ in range(4)])
+    return table
 
 
 def table_create(*, room: Room, user: User, variant: str, base_stake: int,
@@ -74,8 +85,9 @@ def table_create(*, room: Room, user: User, variant: str, base_stake: int,
     balance short of cap × stake) leaves no table behind. `options` are the variant's table
     options, `cap` its cap in base stakes (see table_rules_clean). Returns the table."""
     with table_atomic():
-        table = table_open(room=room, variant=variant, options=options, cap=cap,
-                           turn_timeout=turn_timeout, name=name, opened_by=user)
+        # Its creator sits in the same change, so no "abandoned" timer starts.
+        table = _table_rows(room=room, variant=variant, options=options, cap=cap,
+                            turn_timeout=turn_timeout, name=name, opened_by=user)
         change = Change.begin(table.pk)
         seat_take(change, seat=0, user=user, base_stake=base_stake)
         change.commit()
@@ -134,7 +146,7 @@ def table_settings_change(*, table_id: int, name: str | None = None, room: Room 
         change = Change.begin(table_id)
         table = change.table
         if table_is_closed(table_id=table_id):
-            raise ActionError("table_closed", "this table was closed by an operator")
+            raise ActionError("table_closed", "this table is closed")
         same_variant = variant in (None, table.variant)
         rules: dict[str, Any] = {"variant": table.variant if variant is None else variant,
                  "turn_timeout": table.turn_timeout if turn_timeout is None else turn_timeout,
@@ -220,14 +232,20 @@ def table_bot_add(*, table_id: int, user: User, seat: int,
         return change.commit()
 
 
+# The closure's reason when a table's "abandoned" timer closes it (games.timers, issue 39).
+ABANDONED_REASON = "abandoned: nobody sat at it"
+
+
 def table_close(*, table_id: int, reason: str, closed_by: User | None = None) -> TableClosure:
     """Close a table now (an operator's force-close, moderation.services): a hand that has
     ended is settled as played (hand_settle); a hand still running is voided: nobody wins
     or loses it, and every point the ledger moved for it (reference `hand:<id>`: an
     escrowed stake, an early penalty) goes back in one transaction keyed
-    `force_close:hand:<id>`. Everyone stands up (their sockets are released), the match
-    ends, and the table leaves the lobby and takes no one again (TableClosure). The
-    `table_closed` event has a seq, so a client that reconnects catches up on it.
+    `force_close:hand:<id>`. A table nobody sits at is closed so too, by its "abandoned"
+    timer (games.services.timeouts; no hand runs there). Everyone stands up (their sockets
+    are released), the match ends, and the table leaves the lobby and takes no one again
+    (TableClosure); it runs no timer. The `table_closed` event has a seq, so a client that
+    reconnects catches up on it.
 
     Locks the GameState row first, like every game action, then the Hand; the version goes
     up, so a stale timer is a no-op. Closing a closed table changes nothing. Returns the
@@ -262,6 +280,7 @@ def _table_shut(change: Change, reason: str) -> Hand | None:
             seat_vacate(change, seat, "closed")
     change.state, change.hand, change.match = None, None, None
     change.control = [control_default() for _ in range(4)]
+    change.closed = True
     change.event({"type": "table_closed", "reason": reason})
     return voided
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from games.models import GameState
 from games.services.hands import engine_step
 from games.services.seating import seat_timeout_count, seat_vacate
+from games.services.tables import ABANDONED_REASON, table_close
 from games.services.unit_of_work import Change, seats_with_users, table_atomic, timer_schedule
 from games.timers import Firing, SeatClock, timer_fired
 
@@ -24,24 +25,29 @@ def game_timer_fire(*, table_id: int, version: int) -> bool:
     hold up everyone else at the table and, on SQLite, whose write lock is the whole
     database's, every table. The decision is then applied under the lock if the version is
     still the one it was made for; else another firing or an action came first and this one
-    does nothing, so a move is applied once.
+    does nothing, so a move is applied once. The "abandoned" timer (games.timers) closes
+    the table (table_close), still empty under the lock.
     """
     # Most timers are stale (the player acted in time): one read without a lock says so.
     game = (GameState.objects.select_related("table", "hand", "match")
             .filter(pk=table_id, version=version).first())
-    if game is None or game.deadline is None or game.state is None:
+    if game is None or game.deadline is None:
         return False
     seen = Change(game, seats_with_users(table_id))
     firing = _timer_firing(seen)
     with table_atomic():
         change = Change.begin(table_id)
         game = change.game
-        if game.version != version or game.deadline is None or game.state is None:
+        if game.version != version or game.deadline is None:
             return False
         if _timer_inputs(change) != _timer_inputs(seen):
             # A seat or the table changed without a new version (e.g. ready pressed after a
             # hand, which moves no card): decide again on what is locked.
             firing = _timer_firing(change)
+        if firing is not None and firing.close:
+            # Nothing to refund or pay: no hand runs, and one that ended is settled first.
+            table_close(table_id=table_id, reason=ABANDONED_REASON)
+            return True
         if firing is not None and firing.stand_up:
             # P14: not ready in time after a hand; standing up is not an escape.
             for seat in firing.stand_up:

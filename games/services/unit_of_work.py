@@ -155,6 +155,9 @@ class Change:
         self.ended_hand: Hand | None = None
         self.dirty_seats: set[int] = set()
         self.vacated: set[int] = set()
+        # Set by the change that closes the table (tables._table_shut): a closed table runs
+        # no timer, not even the "abandoned" one its empty seats would otherwise start.
+        self.closed = False
 
     @classmethod
     def begin(cls, table_id: int) -> Self:
@@ -228,7 +231,8 @@ class Change:
                                   event["type"], {k: v for k, v in event.items() if k != "type"},
                                   audience))
         timer = (timer_next(state=self.state, seats=self.clocks(),
-                            turn_timeout=self.table.turn_timeout) if bump_version else None)
+                            turn_timeout=self.table.turn_timeout)
+                 if bump_version and not self.closed else None)
         now = timezone.now()
         deadline = now + timedelta(seconds=timer[1]) if timer else None
         if timer and timer[0] == "ready" and game.timer_kind == "ready" and game.deadline:

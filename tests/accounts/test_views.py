@@ -79,6 +79,9 @@ def test_an_empty_display_name_is_refused_beside_the_field_in_the_pages_language
     assert f'<span class="field-error" id="id_display_name_error" role="alert">{text}</span>' in beside
     label = form.split('name="display_name"')[0].rsplit("<div", 1)[1]
     assert 'class="field required has-error"' in label
+    # The refused field has the focus, not the user name Django focuses on a fresh form.
+    assert "autofocus" in form.split('name="display_name"')[1].split(">")[0]
+    assert "autofocus" not in form.split('name="username"')[1].split(">")[0]
 
 
 def test_login_activates_the_preferred_language_and_logout_ends_the_session(client, make_user):
@@ -188,3 +191,42 @@ def test_the_sign_up_form_starts_in_the_browsers_language(client, accept, chosen
     page = client.get(reverse("accounts:register"), HTTP_ACCEPT_LANGUAGE=accept).content.decode()
     selected = re.search(r'<option value="([^"]+)" selected>', page)
     assert selected and selected.group(1) == chosen
+
+
+@pytest.mark.parametrize("language, required", [
+    ("en", "This field is required."), ("zh-hans", "该字段是必填项。")])
+def test_sign_in_marks_its_fields_required_and_refuses_an_empty_one_beside_it(
+        client, language, required):
+    client.cookies["django_language"] = language
+    page = client.get(reverse("accounts:login")).content.decode()
+    form = page.split('id="sign-in"')[1].split("</form>")[0]
+    assert "novalidate" in form.split(">")[0] and "required-legend" in form
+    for name in ("username", "password"):
+        assert 'class="field required' in form.split(f'name="{name}"')[0].rsplit("<div", 1)[1]
+        assert 'aria-required="true"' in form.split(f'name="{name}"')[1].split(">")[0]
+    page = client.post(reverse("accounts:login"), {"username": "wang", "password": ""}) \
+        .content.decode()
+    beside = page.split('name="password"')[1].split("</div>")[0]
+    assert f'<span class="field-error" id="id_password_error" role="alert">{required}</span>' \
+        in beside
+    assert "field-error" not in page.split('name="username"')[1].split("</div>")[0]
+
+
+def test_a_wrong_password_is_said_above_the_sign_in_fields(client, make_user):
+    make_user(username="wang", password=STRONG)
+    page = client.post(reverse("accounts:login"), {"username": "wang", "password": "nope"}) \
+        .content.decode()
+    form = page.split('id="sign-in"')[1].split("</form>")[0]
+    top = form.split('class="field')[0]
+    assert 'class="notice error" role="alert"' in top and "correct username and password" in top
+
+
+def test_the_password_change_form_marks_its_fields_and_speaks_beside_them(client, make_user):
+    client.force_login(make_user(password=STRONG))
+    page = client.post(reverse("accounts:password_change"), {
+        "old_password": STRONG, "new_password1": "", "new_password2": ""}).content.decode()
+    form = page.split('id="password-change"')[1].split("</form>")[0]
+    assert "novalidate" in form.split(">")[0] and "required-legend" in form
+    assert 'aria-required="true"' in form.split('name="new_password1"')[1].split(">")[0]
+    beside = form.split('name="new_password1"')[1].split("</div>")[0]
+    assert 'id="id_new_password1_error"' in beside and "This field is required." in beside

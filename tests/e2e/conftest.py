@@ -28,6 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCREENSHOTS = ROOT / "build" / "screenshots"
 DOC_SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
+# Seconds a table nobody sits at stays open (TABLE_ABANDONED_GRACE): short, so a browser test
+# sees one leave the lobby, and still far longer than any step a test takes at a table.
+ABANDONED_GRACE = 5
 
 
 @pytest.fixture(scope="session")
@@ -92,6 +95,7 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
         GAMES_BOT_DELAY_MAX="0",
         # Bots of every level play the policy at once: the tests wait on no search.
         GAMES_BOT_THINK_SCALE="0",
+        TABLE_ABANDONED_GRACE_SECONDS=str(ABANDONED_GRACE),
     )
     bin_dir = Path(sys.executable).parent
     procs = []

@@ -1,13 +1,19 @@
 """Issues 32.1 and 39 in a real browser, in Chinese and in English: a new account registers
 (an empty 昵称 first: the server's message beside the field), opens the lobby, where "play
-against bots" and "new table" each show one game choice and only that game's options, and
-opens a table of each of the four games with the form's defaults, landing at the table."""
+against bots" and "new table" each show one game choice and only that game's options (on a
+desktop and a phone), and opens a table of each of the four games with the form's defaults,
+landing at the table; the last one, left empty, leaves the lobby once its grace has run out
+(TABLE_ABANDONED_GRACE_SECONDS, short in tests/e2e/conftest.py)."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
+from games.models import TableClosure
+
+from .conftest import ABANDONED_GRACE
 from .test_table import PASSWORD, PHONE, log_in, no_horizontal_scroll
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
@@ -16,9 +22,10 @@ DESKTOP = {"width": 1366, "height": 768}
 VARIANTS = ("classic", "four_deck", "guigang", "point_bid")
 LANGUAGES = {
     "zh": {"locale": "zh-CN", "empty_name": "请填写昵称：牌桌上显示的就是它。",
-           "needs": "入座需要", "bots": "和机器人玩"},
+           "needs": "入座需要", "bots": "和机器人玩", "leave": "离座"},
     "en": {"locale": "en-US", "empty_name": "Choose a display name: it is what the "
-           "table shows.", "needs": "Sitting needs", "bots": "Play against bots"},
+           "table shows.", "needs": "Sitting needs", "bots": "Play against bots",
+           "leave": "Leave seat"},
 }
 
 
@@ -43,12 +50,18 @@ def test_a_newcomer_registers_and_opens_a_table_of_every_game_with_the_defaults(
     page.fill("#id_username", f"newcomer{lang}")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
+    # 昵称 left empty: the form posts (novalidate, no browser bubble) and the server's
+    # message, in the page's language, stands in the field's own box, named by the control.
     page.click("main button[type=submit]")
-    error = page.locator("#id_display_name_error")
-    expect(error).to_have_text(words["empty_name"])
-    assert page.locator("#id_display_name").get_attribute("aria-required") == "true"
+    name = page.locator(".field", has=page.locator("#id_display_name"))
+    expect(name.locator(".field-error")).to_have_text(words["empty_name"])
+    expect(name).to_have_class(re.compile(r"\brequired\b"))
+    control = page.locator("#id_display_name")
+    assert control.get_attribute("aria-required") == "true"
+    assert "id_display_name_error" in control.get_attribute("aria-describedby").split()
+    expect(control).to_be_focused()  # the refused field, not the user name
     if lang == "zh":
-        page.screenshot(path=shots / "register-error-zh.png", full_page=True)
+        page.screenshot(path=shots / "register-required-zh.png", full_page=True)
     page.fill("#id_display_name", "新人" if lang == "zh" else "Newcomer")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
@@ -71,12 +84,18 @@ def test_a_newcomer_registers_and_opens_a_table_of_every_game_with_the_defaults(
     page.fill("#id_cap", "4")
     expect(page.locator("#cap-needs-short")).to_be_visible()
     page.reload()
-    page.screenshot(path=shots / f"lobby-{lang}.png", full_page=True)
+    # Shown with 叫分 chosen for the bots, classic for the new table: 副数 in the bots' card only.
+    page.select_option("#id_bots-variant", "point_bid")
+    expect(page.locator('#play-bots [data-variant="point_bid"]')).to_be_visible()
+    expect(page.locator('#create-table [data-variant="point_bid"]')).to_be_hidden()
+    page.screenshot(path=shots / f"lobby-actions-{lang}.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    no_horizontal_scroll(page)
+    only_the_chosen_games_options(page, "#create-table", "#id_variant")
+    page.select_option("#id_bots-variant", "point_bid")
     if lang == "zh":
-        page.set_viewport_size(PHONE)
-        no_horizontal_scroll(page)
-        page.screenshot(path=shots / "lobby-phone-zh.png", full_page=True)
-        page.set_viewport_size(DESKTOP)
+        page.screenshot(path=shots / "lobby-actions-phone-zh.png", full_page=True)
+    page.set_viewport_size(DESKTOP)
 
     for n, variant in enumerate(VARIANTS):
         if n:  # one seat per player: each further table is another newcomer's
@@ -87,3 +106,21 @@ def test_a_newcomer_registers_and_opens_a_table_of_every_game_with_the_defaults(
         page.select_option("#id_variant", variant)
         page.click("#create-table button[type=submit]")
         page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table = re.search(r"/tables/(\d+)/", page.url).group(1)
+
+    # Its player leaves it, once the table is live (the empty seats' Add bot buttons come
+    # with the socket's snapshot; a Leave pressed before the socket opens is not sent):
+    # empty, no hand, it is listed until its grace runs out.
+    expect(page.locator(".seat button.small")).to_have_count(3)
+    page.get_by_role("button", name=words["leave"]).click()
+    page.wait_for_url(re.compile(r"/lobby/$"))
+    card = page.locator(f'article.table-card[data-table="{table}"]')
+    expect(card).to_have_count(1)
+    # The server closes it (its "abandoned" timer); the lobby, drawn by the server, then
+    # lists it no more.
+    deadline = time.monotonic() + ABANDONED_GRACE + 15
+    while not TableClosure.objects.filter(table_id=table).exists():
+        assert time.monotonic() < deadline, "the abandoned table was not closed"
+        time.sleep(0.2)
+    page.reload()
+    expect(card).to_have_count(0)

@@ -1,10 +1,12 @@
 """The lobby and table pages without a browser: who may create, sit, add bots and watch."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
 
+from accounts.models import PointAccount
 from games.services.tables import table_close, table_create
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
@@ -248,3 +250,55 @@ def test_play_against_bots_takes_the_chosen_games_options(client, player):
     client.post(reverse("ui:table_bots_play"), {"bots-variant": "point_bid",
                                                 "bots-point_bid__decks": "1"})
     assert Table.objects.get().options["decks"] == 1
+
+
+def test_a_table_keeps_only_the_chosen_games_options(client, player):
+    """Without the script every game's options post: the server keeps the chosen game's."""
+    client.post(reverse("ui:table_create"), {"variant": "classic", "point_bid__decks": "1",
+                                            "base_stake": 10, "cap": 10, "turn_timeout": 25})
+    assert Table.objects.get().options == {}
+
+
+def test_a_refusal_of_play_against_bots_stands_at_the_top_of_its_own_form(client, player):
+    """Not one field's: the bots form's message, in the page's language, above its fields;
+    the new-table form beside it shows none."""
+    PointAccount.objects.filter(user=player).update(balance=3)
+    client.cookies["django_language"] = "zh-hans"
+    response = client.post(reverse("ui:table_bots_play"), {"bots-variant": "classic"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    bots = page.split('id="play-bots"')[1].split("</form>")[0]
+    create = page.split('id="create-table"')[1].split("</form>")[0]
+    top = bots.split('class="field')[0]
+    assert 'class="notice error" role="alert"' in top and "你有 3 分" in top
+    assert "notice error" not in create
+
+
+def test_each_fields_message_stands_beside_it_in_one_element_its_control_names(client, player):
+    response = client.post(reverse("ui:table_create"), {"variant": "classic", "base_stake": "x",
+                                                        "cap": "0", "turn_timeout": "1"})
+    page = response.content.decode()
+    for name in ("base_stake", "cap", "turn_timeout"):
+        control = page.split(f'name="{name}"')[1].split(">")[0]
+        described = re.search(r'aria-describedby="([^"]+)"', control).group(1).split()
+        assert f"id_{name}_error" in described and 'aria-invalid="true"' in control
+        assert page.count(f'id="id_{name}_error"') == 1
+        box = page.split(f'name="{name}"')[1].split("</div>")[0]
+        assert f'<span class="field-error" id="id_{name}_error" role="alert">' in box
+
+
+def test_the_new_table_form_folds_what_a_newcomer_can_keep_and_unfolds_it_when_refused(
+        client, player):
+    page = client.get(reverse("ui:lobby")).content.decode()
+    create = page.split('id="create-table"')[1].split("</form>")[0]
+    main, more = create.split('<details class="more"')
+    for name in ("variant", "base_stake", "cap"):
+        assert f'name="{name}"' in main
+    for name in ("room", "name", "turn_timeout"):
+        assert f'name="{name}"' in more and f'name="{name}"' not in main
+    assert more.startswith(">")  # folded
+    response = client.post(reverse("ui:table_create"), {"variant": "classic", "base_stake": 10,
+                                                        "cap": 10, "turn_timeout": 1})
+    create = response.content.decode().split('id="create-table"')[1].split("</form>")[0]
+    more = create.split('<details class="more"')[1]
+    assert more.startswith(" open>") and 'id="id_turn_timeout_error"' in more

@@ -74,10 +74,24 @@ def test_table_settings_start_at_trumps_first_and_silent_and_save_from_the_profi
     user.refresh_from_db()
     assert user.card_counter is True
     assert re.search(r'name="counter"[^>]* checked', client.get("/accounts/profile/").content.decode())
-    # A value not offered changes nothing.
-    client.post("/accounts/profile/settings/", {"sort": "rank"})
+    # A value not offered changes nothing, and is refused beside its field.
+    response = client.post("/accounts/profile/settings/", {"sort": "rank"})
+    assert response.status_code == 400
     user.refresh_from_db()
     assert (user.hand_sort, user.turn_sound) == ("suit", True)
+    group = response.content.decode().split('role="radiogroup"')[1].split("</fieldset>")[0]
+    assert '<span class="field-error" id="id_sort_error" role="alert">' in group
+    assert "rank" in group.split('id="id_sort_error"')[1]
+
+
+def test_the_order_of_the_hand_is_marked_required_for_the_eye_and_the_screen_reader(
+        client, make_user):
+    client.force_login(make_user())
+    page = client.get("/accounts/profile/").content.decode()
+    form = page.split('id="table-settings"')[1].split("</form>")[0]
+    assert "novalidate" in form.split(">")[0] and "required-legend" in form
+    group = form.split("<fieldset")[1].split(">")[0]
+    assert 'class="field required"' in group and 'aria-required="true"' in group
 
 
 def test_table_settings_in_chinese(client, make_user):

@@ -118,6 +118,9 @@ function showHint() {
 function press(control) {
   if (control.op === "send") socket.act(control.action, state.version);
   else if (control.op === "leave") {
+    // Not sent while the socket is down (its banner shows): the player still sits here, and
+    // going to the lobby would leave the seat taken by someone who thinks they left.
+    if (!socket.open()) { banner.hidden = false; return; }
     dispatch({ type: "leaving" });
     socket.act({ type: "leave" }, state.version);
     // If the answer is lost, the lobby still shows the truth: it reads the seats.
