@@ -290,7 +290,7 @@ class PointBidMachine(HandMachine):
             dealers = sp["seat"] == state["dealer"]
             after = total - points if dealers else total + points
             steps.append({"kind": "special_dealer" if dealers else "special_defender",
-                          "seat": sp["seat"], "name": sp["name"], "passes": sp["passes"],
+                          "seat": sp["seat"], "special": sp["name"], "passes": sp["passes"],
                           "step": SCORE_STEP, "points": points, "before": total, "total": after})
             total = after
         return steps + [self.contract_step(r)]

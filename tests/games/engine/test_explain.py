@@ -221,9 +221,9 @@ def test_point_bid_special_hands_step_the_total_for_their_side():
     assert m.view(end, None)["result_steps"][1:] == [
         {"kind": "trick_points", "points": 30},
         {"kind": "kitty_not_captured", "kitty": 25},
-        {"kind": "special_defender", "seat": 2, "name": "主7沖關", "passes": 2, "step": 40,
+        {"kind": "special_defender", "seat": 2, "special": "主7沖關", "passes": 2, "step": 40,
          "points": 80, "before": 30, "total": 110},
-        {"kind": "special_dealer", "seat": 0, "name": "沖關", "passes": 1, "step": 40,
+        {"kind": "special_dealer", "seat": 0, "special": "沖關", "passes": 1, "step": 40,
          "points": 40, "before": 110, "total": 70},
         {"kind": "contract_made", "contract": 80, "points": 70, "step": 40, "levels": 1},
     ]
