@@ -84,7 +84,7 @@ def check_steps(page, table_id):
 
 def check_leave_reachable(page):
     """On a phone the result sits under the felt: the Leave seat button is where it was, not
-    under the result, and a tap on it leaves."""
+    under the result."""
     leave = page.locator("#controls button", has_text=labels(page)["leave"])
     leave.scroll_into_view_if_needed()
     box = leave.bounding_box()
@@ -100,6 +100,8 @@ def check_leave_reachable(page):
 def test_classic_in_english_on_a_phone(live, new_context, make_user, shots):
     page, table_id = open_table(new_context, live, make_user, "classic", "en", PHONE)
     play_hand(page, table_id, {})
+    # The result comes into view under the felt, where the hand was being played.
+    expect(page.locator("#result-winner")).to_be_in_viewport()
     check_no_empty_section(page, table_id)
     check_steps(page, table_id)
     page.wait_for_function("() => document.getAnimations().length === 0")
@@ -164,6 +166,7 @@ def test_point_bid_in_chinese_on_a_phone(live, new_context, make_user, shots):
     page.wait_for_function("() => document.getAnimations().length === 0")
     page.screenshot(path=shots / "burying-kitty-marked.png")
     play_hand(page, table_id, {})
+    expect(page.locator("#result-winner")).to_be_in_viewport()
     expect(page.locator("#hand .card.from-kitty")).to_have_count(0)
     check_no_empty_section(page, table_id)
     text = check_steps(page, table_id)

@@ -328,6 +328,7 @@ export function tableDrawing(app, env, on) {
   function drawResult() {
     const box = el.result;
     const r = vm.result;
+    const appearing = !!r && box.hidden;
     box.hidden = !r;
     if (!r) return;
     $("result-winner").textContent = r.winner;
@@ -372,6 +373,9 @@ export function tableDrawing(app, env, on) {
     controls.innerHTML = "";
     if (r.canReady) controls.appendChild(button(L.next_hand, () => on.control({ op: "send", action: { type: "ready" } }), "primary"));
     controls.appendChild(button("✕", () => on.dismiss(), "close"));
+    // On a phone the result sits in the page under the felt (site.css): bring it into view
+    // when it comes, as the box over the page does on a desktop by itself.
+    if (appearing && getComputedStyle(box).position === "static") box.scrollIntoView({ block: "nearest" });
   }
 
   /* A hint: exactly `tokens` selected in the drawn hand, as the player's clicks would. */
