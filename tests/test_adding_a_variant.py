@@ -69,7 +69,7 @@ def test_a_player_opens_a_table_of_it_from_the_lobby(client, make_user, toy_vari
     config = json.loads(page.split('id="table-client" type="application/json">')[1]
                         .split("</script>")[0])
     assert config["variant"] == {"id": "toy", "label": "Toy tractor", "partnerships": True,
-                                 "plays_matches": True, "teams": [[0, 2], [1, 3]]}
+                                 "teams": [[0, 2], [1, 3]]}
     # The descriptor's lengths; "play": None is the table's own turn timeout. The page is
     # told none of them: each view carries the running timer's deadline (docs/protocol.md).
     assert timer_length(variant="toy", kind="bury", turn_timeout=30) == 40

@@ -74,7 +74,13 @@ LABELS = {
     "phase_play": _("Playing tricks"),
     "phase_end": _("Hand over"),
     "your_turn": _("Your turn"),
-    "turn_of": _("{name} to play"),
+    # Whom the hand waits on, in the words of its phase ("turn_" + the view's phase), and
+    # for a phase without words of its own.
+    "turn_play": _("{name} to play"),
+    "turn_bid": _("{name} to bid"),
+    "turn_trump": _("{name} to name trump"),
+    "turn_bury": _("{name} to bury the kitty"),
+    "turn_of": _("Waiting for {name}"),
     "play": _("Play"), "bury": _("Bury"), "ready": _("Ready"),
     "next_hand": _("Next hand"), "take_back": _("Take back control"),
     "leave": _("Leave seat"), "pass": _("Pass"), "surrender": _("Surrender"),
@@ -91,8 +97,6 @@ LABELS = {
     "winner_defenders": _("The defenders win"),
     "escape": _("Seat {seat} left the table: escape penalty"),
     "levels_move": _("Levels: {before} → {after}"),
-    "kitty_bonus": _("Kitty bonus: {points} × {m}"),
-    "defender_total": _("Defenders' points: {n}"),
     "stake": _("Base stake: {n}"),
     "throw_failed": _("{name}'s throw failed: only {cards} was played"),
     "bomb": _("Bomb! {name} played {cards}"),
@@ -113,15 +117,11 @@ LABELS = {
     "contract": _("Contract {n}, odds × {m}"),
     "dealer_alone": _("The dealer plays alone against the other three"),
     "surrendered": _("{name} surrendered"),
-    "special": _("{name}: special hand {special}, {n} × contract"),
     "match_of": _("Match {n} · hand {k}"),
     "match_won": _("{names} win the match in {n} hands!"),
     "match_new": _("A new match starts at the first level."),
     "levels_team": _("{names}: level {before} → {after}"),
-    "last_bonus": _("Last trick: {points} × {m} = {bonus}"),
     "cap_applied": _("Cap applied: losses cut to {cap} points"),
-    "would_paid": _("{name}: would have paid {would}, paid {paid}"),
-    "result_stake": _("Base stake {n}: each seat's points below"),
     "replay": _("Replay of this hand"),
     "ready_timer": _("press Next hand before the time runs out, or you stand up"),
     "you": _("you"),
@@ -150,6 +150,65 @@ LABELS = {
     # 提示 (static/ui/table/advice.js): the server's suggestion for the seat's decision.
     "hint_none": _("Hint: nothing to do now."),
     "hint_call": _("Hint: {call}"),
+    # The header's fixed place for both teams' levels, or point_bid's contract (view.parts).
+    "levels_fact": _("{team} ({names}): level {level}"),
+    "levels_fact_playing": _("{team} ({names}): level {level}, played this hand"),
+    "contract_fact": _("{n} (odds × {m})"),
+    # The dealer's hand while burying: the cards the kitty brought (the view's kitty).
+    "from_kitty": _("from the kitty"),
+    "kitty_marked": _("The cards edged in blue came from the kitty."),
+    "winner_none": _("No hand was played"),
+    # The result in steps: "step_" + each of the view's result_steps kinds, with its figures.
+    "step_contract": _("Contract {contract}: odds × {m}"),
+    "step_trick_points": _("The defenders took {points} points in tricks"),
+    "step_kitty_bonus": _("The defenders won the last trick: the kitty's {kitty} × {m} = "
+                          "{bonus}; {before} + {bonus} = {total}"),
+    "step_kitty_kept": _("The dealer's side won the last trick: the kitty's {kitty} points "
+                         "do not count"),
+    "step_kitty_capture": _("A defender won the last trick with trumps: the kitty's {kitty} "
+                            "× {m} (cards of that play) = {bonus}; {before} + {bonus} = "
+                            "{total}"),
+    "step_kitty_not_captured": _("The kitty's {kitty} points do not count: no defender won "
+                                 "the last trick with trumps"),
+    "step_special_defender": _("{name} holds {special}: {passes} × {step} = {points} for the "
+                               "defenders; {before} + {points} = {total}"),
+    "step_special_dealer": _("{name}, the dealer, holds {special}: {passes} × {step} = "
+                             "{points} off the defenders; {before} − {points} = {total}"),
+    "step_last_trick_defenders": _("The defenders won the last trick: its {points} points × "
+                                   "{m} (cards led) = {bonus} in place of its {points}; "
+                                   "{before} − {points} + {bonus} = {total}"),
+    "step_last_trick_dealer": _("The dealer's side won the last trick: its {points} points × "
+                                "{m} (cards led) = {penalty} off the defenders; {before} − "
+                                "{penalty} = {total}"),
+    "step_score_dealer": _("{points} is under {need}: the dealer's side wins and goes up "
+                           "{levels}"),
+    "step_score_defenders": _("{points} reaches {need}: the defenders win, settled at "
+                              "{levels}; their level goes up {advance}"),
+    "step_score_take_deal": _("{points} reaches {need}: the defenders take the deal; no level "
+                              "moves and nobody pays"),
+    "step_contract_made": _("The dealer made the contract of {contract}: the defenders have "
+                            "{points}, under {contract}; ⌊({contract} − {points}) / {step}⌋ + "
+                            "1 = {levels}"),
+    "step_contract_failed": _("The dealer did not make the contract of {contract}: the "
+                              "defenders have {points} ≥ {contract}; ⌊({points} − "
+                              "{contract}) / {step}⌋ + 1 = {levels}"),
+    "step_contract_shut_out": _("The dealer made the contract of {contract} and shut the "
+                                "defenders out ({points}): ⌊({contract} − {points}) / {step}⌋ "
+                                "+ 1 = {formula}, at least {least}: {levels}"),
+    "step_surrender": _("The dealer surrendered: counted as a contract not made, {levels}"),
+    "step_stopped": _("{deals} deals in a row without a declaration: the game stops and "
+                      "nobody pays"),
+    # What each seat's points are made of: "why_" + each of the view's result_seats kinds.
+    "why_levels_won": _("winners' side: {levels} × stake {stake}"),
+    "why_levels_lost": _("losers' side: {levels} × stake {stake}"),
+    "why_nothing": _("nothing to pay or receive"),
+    "why_dealer": _("the dealer, alone against three: {factor} × odds {m} × {levels} × stake "
+                    "{stake}"),
+    "why_defender": _("a defender: odds {m} × {levels} × stake {stake}"),
+    "why_escaped": _("left during the hand: {times} × stake {stake}"),
+    "why_escape_paid": _("paid by the one who left: {times} × stake {stake}"),
+    "why_capped": _("{would} by the rules, cut to the cap: {paid}"),
+    "why_shared": _("{would} by the rules; the capped losses shared out: {paid}"),
 }
 
 # The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.

@@ -172,10 +172,10 @@ def table(request, table_id):
         "mode": mode,
         "seat": None if watching else seat,
         "socket": f"/ws/tables/{table.pk}/{mode}/",
-        # What the script knows of the rule set (its descriptor).
+        # What the script knows of the rule set (its descriptor); which parts of a table it
+        # has (a kitty, levels, a contract) each view says (`parts`).
         "variant": {"id": rules.id, "label": in_language(rules.label),
-                    "partnerships": rules.partnerships, "plays_matches": rules.plays_matches,
-                    "teams": variant_teams(rules)},
+                    "partnerships": rules.partnerships, "teams": variant_teams(rules)},
         "lobby": reverse("ui:lobby"),
         "profile": reverse("ui:profile"),
         # A finished hand's replay: "{hand}" stands for the hand_id of hand_started/settled.

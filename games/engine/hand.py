@@ -44,7 +44,7 @@ machine, and ``registry.machine_for(variant_id)`` returns it.
 
 from typing import Any
 
-from . import views
+from . import explain, views
 from .context import TrumpContext
 from .deal import team_of
 from .errors import RuleError, given
@@ -232,6 +232,27 @@ class HandMachine(TrickPhases):
 
     def seat_view(self, state, seat):
         return views.seat_view(self, state, seat)
+
+    def view_parts(self, state):
+        """*hook*: which parts of a table this rule set has, for the page to show or leave
+        out (the view's ``parts``): a kitty, teams' levels, a contract."""
+        v = self.variant
+        return {"kitty": v.kitty_size > 0, "levels": bool(v.levels), "contract": False}
+
+    # The result in steps (explain.py): hooks a variant overrides.
+
+    def result_steps(self, state):
+        """*hook*: the finished hand's result as steps (explain.py)."""
+        return explain.result_steps(self, state)
+
+    def total_steps(self, result):
+        """*hook*: the steps between the defenders' trick points and their total: none
+        where nothing but tricks counts."""
+        return []
+
+    def result_seats(self, state):
+        """*hook*: what each seat's win or loss is made of (explain.py)."""
+        return explain.level_seats(state)
 
     def playable(self, state: dict, seat: int, calls: Any = None) -> "set[int]":
         """The distinct cards of ``seat``'s hand that can be part of a legal action now

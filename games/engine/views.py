@@ -130,9 +130,14 @@ def public_view(m, state):
         "result": state["result"],
         "acting": acting(m, state),
         "seat": None,
+        "parts": m.view_parts(state),
     }
     if phase == "end":
         out["kitty"] = format_cards(state["kitty"])
+        # The result told as the page says it: each step from the trick points to the
+        # score, and what each seat's points are made of (explain.py).
+        out["result_steps"] = m.result_steps(state)
+        out["result_seats"] = m.result_seats(state)
     if state["trump_from_kitty"]:
         out["turned_kitty"] = format_cards(state["kitty_received"])
     for declaration, kind in zip(out["declarations"], m.declaration_kinds(state)):

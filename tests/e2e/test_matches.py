@@ -114,7 +114,9 @@ def check_result(page, table_id, variant):
         expect(lines).to_contain_text(f"Contract {state['contract']}")
     else:
         expect(lines).to_contain_text("level")
-        expect(lines).to_contain_text(f"Defenders' points: {state['result']['defender_points']}")
+        # The steps from the defenders' points in tricks to their total (result_steps).
+        expect(lines).to_contain_text(f"The defenders took {state['points']} points in tricks")
+        expect(lines).to_contain_text(str(state["result"]["defender_points"]))
     expect(lines.locator("a.replay-link")).to_have_attribute(
         "href", re.compile(r"/hands/\d+/replay/$"))
     # The settlement's ledger change arrives from the worker: the table shows it.

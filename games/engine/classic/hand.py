@@ -15,6 +15,7 @@ is turned and read as declarations (A5). The dealer then picks up the kitty and 
 
 from functools import lru_cache
 
+from .. import explain
 from ..cards import POINTS, counts_of, format_cards
 from ..hand import HandMachine
 from ..native import mypyc_attr
@@ -56,3 +57,8 @@ class ClassicMachine(HandMachine):
         multiplier = self.variant.kitty_multiplier(last_lead_units) if self.defends(state, last_winner) else 0
         detail = {"trick_points": state["points"], "kitty_points": kitty_points, "kitty_multiplier": multiplier}
         return state["points"] + kitty_points * multiplier, detail
+
+    def total_steps(self, result):
+        """The kitty × the last lead's multiplier when the defenders won the last trick,
+        else the kitty's points left out (§2.8)."""
+        return explain.kitty_steps(result, "kitty_bonus", "kitty_kept")

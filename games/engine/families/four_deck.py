@@ -144,6 +144,20 @@ class FourDeckFamilyMachine(HandMachine):
         }
         return earlier + bonus, detail
 
+    def total_steps(self, result):
+        """扣底/摳底 where it changed the total: the last trick's points × the cards led, in
+        place of its own points when the defenders won it, taken off when the dealer's
+        side did."""
+        before, total = result["trick_points"], result["defender_points"]
+        if total == before:
+            return []
+        step = {"points": result["last_trick_points"], "m": result["last_multiplier"],
+                "before": before, "total": total}
+        bonus = result["last_bonus"]
+        if bonus > 0:
+            return [dict(step, kind="last_trick_defenders", bonus=bonus)]
+        return [dict(step, kind="last_trick_dealer", penalty=-bonus)]
+
     def no_trump_context(self, state):
         return None  # trump is always a suit (four_deck defaults to spades, guigang redeals)
 

@@ -106,6 +106,12 @@ class GuigangMachine(FourDeckFamilyMachine):
         nxt.update(hand_no=state["hand_no"] + 1, levels=list(state["levels"]), redeals=0)
         return self._start_hand(nxt)
 
+    def result_steps(self, state):
+        """P12's stop (no hand was played) is one step: the deals that found no declaration."""
+        if state["result"].get("stopped"):
+            return [{"kind": "stopped", "deals": self.variant.redeal_limit}]
+        return super().result_steps(state)
+
     def follow_hint(self, ctx, shape, hand):
         """Rules (1)–(9) in words (§5.6)."""
         suit = "trump" if shape.cls == TRUMP else "SHCD"[shape.cls]

@@ -25,6 +25,7 @@ A table's deck count is ``options["decks"]`` (1 or 2, A21).
 from functools import partial
 from typing import Any, Final
 
+from .. import explain
 from ..cards import SUITS, format_cards, points_of, remove_cards, suit_of
 from ..context import TRUMP, TrumpContext
 from ..errors import RuleError, given
@@ -32,8 +33,10 @@ from ..hand import HandMachine
 from ..native import mypyc_attr
 from .rules import (
     BY_DECKS,
+    DEALER_SHARES,
     POINT_BID,
     SCORE_STEP,
+    SHUT_OUT_LEVELS,
     SURRENDER_MIN,
     Bidding,
     apply_bid,
@@ -268,6 +271,54 @@ class PointBidMachine(HandMachine):
             "deltas": v.settle(base=1, dealer=dealer, winner=winner, levels=levels, multiplier=m),
             "escape": None,
         }
+
+    def result_steps(self, state):
+        """The contract and its odds, the trick points, the kitty captured or not (§4.8),
+        each special hand's 關 (A27), then whether the dealer made the contract and the L it
+        gives (A28); a surrender is one step (L 1)."""
+        r = state["result"]
+        if r["escape"] is not None:
+            return []
+        steps = [{"kind": "contract", "contract": r["contract"], "m": r["multiplier"]}]
+        if r["surrender"]:
+            return steps + [{"kind": "surrender", "levels": r["levels"]}]
+        steps += [explain.trick_points(r),
+                  *explain.kitty_steps(r, "kitty_capture", "kitty_not_captured")]
+        total = r["trick_points"] + r["kitty_points"] * r["kitty_multiplier"]
+        for sp in r["specials"]:
+            points = SCORE_STEP * sp["passes"]
+            dealers = sp["seat"] == state["dealer"]
+            after = total - points if dealers else total + points
+            steps.append({"kind": "special_dealer" if dealers else "special_defender",
+                          "seat": sp["seat"], "special": sp["name"], "passes": sp["passes"],
+                          "step": SCORE_STEP, "points": points, "before": total, "total": after})
+            total = after
+        return steps + [self.contract_step(r)]
+
+    def contract_step(self, r):
+        """Whether the dealer made the contract, with L's arithmetic (A28): ⌊(B − D)/40⌋ + 1
+        when made, at least 3 for a shut-out (D ≤ 0); ⌊(D − B)/40⌋ + 1 when not."""
+        contract, points, levels = r["contract"], r["defender_points"], r["levels"]
+        step = {"contract": contract, "points": points, "step": SCORE_STEP, "levels": levels}
+        if r["winner"] != "dealer":
+            return dict(step, kind="contract_failed")
+        formula = (contract - points) // SCORE_STEP + 1
+        if formula < levels:
+            return dict(step, kind="contract_shut_out", formula=formula, least=SHUT_OUT_LEVELS)
+        return dict(step, kind="contract_made")
+
+    def result_seats(self, state):
+        """§4.9: the dealer ±3·m·L base stakes, each defender ∓m·L; an escape as A29."""
+        r = state["result"]
+        if r["escape"] is not None:
+            return explain.escape_seats(r)
+        m, levels = r["multiplier"], r["levels"]
+        return [{"kind": "dealer", "factor": DEALER_SHARES, "m": m, "levels": levels}
+                if seat == state["dealer"] else {"kind": "defender", "m": m, "levels": levels}
+                for seat in range(4)]
+
+    def view_parts(self, state):
+        return dict(super().view_parts(state), contract=True)
 
     def _escape(self, state, action, events):
         """A29: before the bidding has ended there is no dealer and m = 1; after it, the

@@ -20,6 +20,7 @@ BID_STEP = 5
 SURRENDER_MIN = 85  # 叫80分以上可以投降 (A23)
 SCORE_STEP = 40  # one L per 40 points, and one 關 is worth 40 points
 SHUT_OUT_LEVELS = 3  # 大光 (A28)
+DEALER_SHARES = 3  # one against three: the dealer pays or takes each defender's amount
 
 # 沖關 ladders by jokers held; index = rungs climbed (A27).
 SPECIAL_NAMES = {
@@ -247,7 +248,7 @@ class PointBid(TwoDeckFamily):
             return deltas
         sign = 1 if winner == "dealer" else -1
         stake = unit * levels
-        return [sign * 3 * stake if s == dealer else -sign * stake for s in range(4)]
+        return [sign * DEALER_SHARES * stake if s == dealer else -sign * stake for s in range(4)]
 
     def settle_escape_before_contract(self, *, base, escape):
         """A29: an escape before the bidding has ended (there is no dealer yet, m = 1): the

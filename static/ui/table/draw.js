@@ -38,8 +38,9 @@ export function tableDrawing(app, env, on) {
   const L = env.client.catalog.labels;
   const $ = (id) => document.getElementById(id);
   const el = {
-    phase: $("phase-text"), countdown: $("countdown"), trump: $("fact-trump"), level: $("fact-level"),
-    dealer: $("fact-dealer"), points: $("fact-points"), stake: $("fact-stake"), lastTrick: $("last-trick"),
+    phase: $("phase-text"), countdown: $("countdown"), trump: $("fact-trump"), levels: $("fact-levels"),
+    levelsBox: $("fact-levels-box"), contract: $("fact-contract"), contractBox: $("fact-contract-box"),
+    handNote: $("hand-note"), dealer: $("fact-dealer"), points: $("fact-points"), stake: $("fact-stake"), lastTrick: $("last-trick"),
     pointCards: $("point-cards"), pointsSum: $("points-sum"), kittyPanel: $("kitty-panel"), kitty: $("kitty"),
     notice: $("notice"), controls: $("controls"), hand: $("hand"), calls: $("calls"), result: $("result"),
     trick: $("trick"),
@@ -61,7 +62,7 @@ export function tableDrawing(app, env, on) {
     vm = model;
     el.phase.textContent = vm.phaseText;
     el.trump.textContent = vm.facts.trump;
-    el.level.textContent = vm.facts.level;
+    drawLevels();
     el.dealer.textContent = vm.facts.dealer;
     el.points.textContent = vm.facts.points;
     el.stake.textContent = vm.facts.stake;
@@ -74,6 +75,21 @@ export function tableDrawing(app, env, on) {
     drawResult();
     notice(vm.notice.text, vm.notice.kind);
     tick();
+  }
+
+  /* The header's fixed place: both teams' levels (the one played marked), or the contract. */
+  function drawLevels() {
+    const levels = vm.facts.levels;
+    el.levelsBox.hidden = !levels;
+    el.levels.innerHTML = "";
+    (levels || []).forEach((team) => {
+      const chip = span("team-level team-" + team.team + (team.playing ? " playing" : ""), team.text);
+      chip.title = team.title;
+      chip.setAttribute("aria-label", team.title);
+      el.levels.appendChild(chip);
+    });
+    el.contractBox.hidden = vm.facts.contract == null;
+    el.contract.textContent = vm.facts.contract == null ? "" : vm.facts.contract;
   }
 
   function notice(text, kind) {
@@ -171,8 +187,10 @@ export function tableDrawing(app, env, on) {
     POSITIONS.forEach((p) => { app.querySelector('.play[data-pos="' + p + '"]').innerHTML = ""; });
     el.trick.classList.toggle("past", vm.trick.past);
     vm.trick.plays.forEach((play) => {
-      app.querySelector('.play[data-pos="' + play.pos + '"]')
-        .appendChild(cardRow(play.cards, "cards-row" + (play.won ? " won" : "")));
+      const place = app.querySelector('.play[data-pos="' + play.pos + '"]');
+      // Each play names its player: the felt's seats are not always beside their cards.
+      place.appendChild(span("who", play.name));
+      place.appendChild(cardRow(play.cards, "cards-row" + (play.won ? " won" : "")));
     });
     motion.after(vm, before);
   }
@@ -197,6 +215,8 @@ export function tableDrawing(app, env, on) {
   function drawHand() {
     if (!el.hand) return;
     const hand = vm.hand;
+    el.handNote.hidden = !vm.handNote;
+    el.handNote.textContent = vm.handNote;
     // Rebuild only when the hand changed: a card must not vanish under a finger mid-click.
     if (hand.key === handKey && el.hand.children.length === hand.cards.length) {
       markUnplayable(hand);
@@ -217,6 +237,11 @@ export function tableDrawing(app, env, on) {
       // The view's trump flag (card_order), drawn as a gold edge and a 主 mark.
       if (c.trump) card.classList.add("trump");
       if (c.gap) card.classList.add("gap");
+      // A card the kitty brought, while the dealer buries (the view's kitty): a blue edge.
+      if (c.kitty) {
+        card.classList.add("from-kitty");
+        card.setAttribute("aria-label", card.getAttribute("aria-label") + " · " + L.from_kitty);
+      }
       el.hand.appendChild(card);
     });
     layoutHand();
@@ -303,6 +328,7 @@ export function tableDrawing(app, env, on) {
   function drawResult() {
     const box = el.result;
     const r = vm.result;
+    const appearing = !!r && box.hidden;
     box.hidden = !r;
     if (!r) return;
     $("result-winner").textContent = r.winner;
@@ -321,6 +347,7 @@ export function tableDrawing(app, env, on) {
       tr.className = row.me ? "me" : "";
       const who = document.createElement("td");
       who.textContent = row.name;
+      if (row.why) who.appendChild(span("why", row.why));
       const points = document.createElement("td");
       points.className = "num " + (row.points < 0 ? "neg" : "pos");
       points.textContent = row.text;
@@ -337,13 +364,18 @@ export function tableDrawing(app, env, on) {
       li.appendChild(a);
       lines.appendChild(li);
     }
+    // No kitty heading where the rule set has none (r.kitty null).
     const kitty = $("result-kitty");
     kitty.innerHTML = "";
-    kitty.appendChild(cardRow(r.kitty, "cards-row small"));
+    kitty.hidden = $("result-kitty-title").hidden = !r.kitty;
+    if (r.kitty) kitty.appendChild(cardRow(r.kitty, "cards-row small"));
     const controls = $("result-controls");
     controls.innerHTML = "";
     if (r.canReady) controls.appendChild(button(L.next_hand, () => on.control({ op: "send", action: { type: "ready" } }), "primary"));
     controls.appendChild(button("✕", () => on.dismiss(), "close"));
+    // On a phone the result sits in the page under the felt (site.css): bring it into view
+    // when it comes, as the box over the page does on a desktop by itself.
+    if (appearing && getComputedStyle(box).position === "static") box.scrollIntoView({ block: "nearest" });
   }
 
   /* A hint: exactly `tokens` selected in the drawn hand, as the player's clicks would. */

@@ -127,9 +127,12 @@ function orderOf(s, token) {
 /* Everything the page draws, worked out from the state: texts in the page's language,
    cards as tokens, and the actions its buttons send. */
 export function viewModel(s, env) {
+  const L = env.client.catalog.labels;
   const v = s.view;
   const me = mySeat(env);
   const table = s.table;
+  const hand = handModel(s, env);
+  const result = resultModel(s, env);
   return {
     phase: v ? v.phase : "waiting",
     phaseText: phaseText(s, env),
@@ -137,7 +140,8 @@ export function viewModel(s, env) {
     myTurn: me != null && acting(s).indexOf(me) >= 0,
     facts: {
       trump: v ? trumpText(s, env) : "–",
-      level: v ? rankName(v.level) : "–",
+      levels: levelsFact(s, env),
+      contract: contractFact(s, env),
       dealer: v && v.dealer != null ? nameOf(s, env, v.dealer) : "–",
       points: v ? v.points : 0,
       stake: table && table.base_stake != null ? table.base_stake : "–",
@@ -149,11 +153,12 @@ export function viewModel(s, env) {
       seat: p.seat, name: nameOf(s, env, p.seat), cards: p.cards, won: v.last_trick.winner === p.seat })) : [],
     pointCards: v ? v.point_cards || [] : [],
     pointsSum: v ? "(" + v.points + ")" : "",
-    // The dealer sees the kitty while burying; everyone sees it at the end (and a shown kitty).
-    kitty: (v && (v.kitty || v.shown_kitty || v.turned_kitty)) || null,
-    hand: handModel(s, env),
+    kitty: kittyModel(s, result),
+    hand: hand,
+    // While the dealer buries, what the marks on the hand's cards mean.
+    handNote: hand.cards.some((c) => c.kitty) ? L.kitty_marked : "",
     controls: controlsModel(s, env),
-    result: resultModel(s, env),
+    result: result,
     timer: timerModel(s),
     notice: s.notice,
     // Leave seat pressed and the table no longer seats this player: back to the lobby.
@@ -176,10 +181,49 @@ function phaseText(s, env) {
   }
   const now = acting(s);
   if (now.length) {
+    // Waiting on a seat in the words of the phase (叫分, 埋底, 出牌 …), which the view names.
     text += " · " + (now.indexOf(me) >= 0 ? L.your_turn
-      : fmt(L.turn_of, { name: now.map((seat) => nameOf(s, env, seat)).join(" · ") }));
+      : fmt(L["turn_" + phase] || L.turn_of, { name: now.map((seat) => nameOf(s, env, seat)).join(" · ") }));
   }
   return text;
+}
+
+/* Which parts of a table this rule set has, as the view says (`parts`); none before a hand. */
+function partsOf(s) { return (s.view && s.view.parts) || {}; }
+
+/* Both teams' levels side by side for the header, the one played this hand (the dealer's
+   team's) marked; the levels a finished hand left them at, as the seats show. */
+function levelsFact(s, env) {
+  const L = env.client.catalog.labels;
+  const v = s.view;
+  if (!partsOf(s).levels) return null;
+  const teams = teamsOf(s, env) || [];
+  const levels = shownLevels(v);
+  return teams.map((seats, team) => {
+    const playing = v.phase !== "end" && v.dealer != null && seats.indexOf(v.dealer) >= 0;
+    const values = { team: team ? L.team_b : L.team_a, names: teamNames(s, env, team), level: rankName(levels[team]) };
+    return { team: team ? "b" : "a", text: (team ? "B" : "A") + " " + rankName(levels[team]), playing: playing,
+             title: fmt(playing ? L.levels_fact_playing : L.levels_fact, values) };
+  });
+}
+function shownLevels(v) {
+  return v.phase === "end" && v.result && v.result.levels_after ? v.result.levels_after : v.levels;
+}
+
+/* In the levels' place where the rule set plays a contract instead: the contract and its odds. */
+function contractFact(s, env) {
+  const v = s.view;
+  if (!partsOf(s).contract) return null;
+  return v.contract != null ? fmt(env.client.catalog.labels.contract_fact, { n: v.contract, m: v.multiplier }) : "–";
+}
+
+/* The side panel's kitty: the dealer's while burying, the shown or turned one, the buried one
+   at the end; not while the result shows it (a phone would show it twice), nor where the rule
+   set has none. */
+function kittyModel(s, result) {
+  const v = s.view;
+  if (!v || !partsOf(s).kitty || result) return null;
+  return v.kitty || v.shown_kitty || v.turned_kitty || null;
 }
 
 function trumpText(s, env) {
@@ -206,8 +250,8 @@ function seatModel(s, env, seat) {
   const chips = [];
   if (shown) chips.push({ text: team ? "B" : "A", cls: "team", title: team ? L.team_b : L.team_a });
   // Once a hand is over the seats show the levels it left them at.
-  const levels = v && v.phase === "end" && v.result && v.result.levels_after ? v.result.levels_after : v && v.levels;
-  if (levels && env.client.variant.plays_matches && team != null) {
+  const levels = v && shownLevels(v);
+  if (levels && partsOf(s).levels && team != null) {
     chips.push({ text: L.level_short + " " + rankName(levels[team]), cls: "lv" });
   }
   if (v) chips.push({ text: fmtCount(L, "cards", { n: v.counts[seat] }), cls: "count" });
@@ -268,7 +312,7 @@ function trickModel(s, env) {
   return {
     past: past,
     plays: playsOf(shown).map((p) => ({ seat: p.seat, pos: posOf(env, p.seat), cards: p.cards,
-                                        won: past && shown.winner === p.seat })),
+                                        name: nameOf(s, env, p.seat), won: past && shown.winner === p.seat })),
   };
 }
 
@@ -290,13 +334,22 @@ function handModel(s, env) {
   const v = s.view || {};
   const playing = v.phase === "play" && acting(s).indexOf(mySeat(env)) >= 0 && Array.isArray(v.playable);
   const can = new Set(playing ? v.playable : []);
-  const cards = hand.map((token, i) => ({
-    token: token,
-    trump: trump(token),
-    dim: playing && !can.has(token),
-    gap: i > 0 && (group(hand[i - 1]) !== group(token) || (!trump(token) && suitOf(hand[i - 1]) !== suitOf(token))),
-  }));
-  return { cards: cards, key: hand.join(",") + "|" + cards.map((c) => (c.trump ? 1 : 0)).join("") };
+  // While burying, the dealer's view names the cards the kitty brought (`kitty`): as many
+  // copies of each marked as it names (identical cards are alike, the first ones take it).
+  const fromKitty = {};
+  if (v.phase === "bury" && Array.isArray(v.kitty)) v.kitty.forEach((t) => { fromKitty[t] = (fromKitty[t] || 0) + 1; });
+  const cards = hand.map((token, i) => {
+    const kitty = fromKitty[token] > 0;
+    if (kitty) fromKitty[token] -= 1;
+    return {
+      token: token,
+      trump: trump(token),
+      kitty: kitty,
+      dim: playing && !can.has(token),
+      gap: i > 0 && (group(hand[i - 1]) !== group(token) || (!trump(token) && suitOf(hand[i - 1]) !== suitOf(token))),
+    };
+  });
+  return { cards: cards, key: hand.join(",") + "|" + cards.map((c) => (c.trump ? 1 : 0) + (c.kitty ? 2 : 0)).join("") };
 }
 
 /* The buttons under the hand: each {op, label, cls, id, action}; `op` "send" sends `action`,
@@ -350,17 +403,23 @@ function callLabel(call, env) {
   return fmt(L["call_" + call.kind] || L.declare, { cards: (call.cards || []).map(env.cardLabel).join(" ") });
 }
 
+/* The result dialog: who won, the steps from the points in tricks to the score (the view's
+   `result_steps`, each put in words with its figures), the teams' levels where they climb,
+   a cap the settlement applied, and per seat its points and what they are made of (the
+   view's `result_seats`, and where the cap changed them). Nothing a rule set has no use for
+   is drawn: the kitty only where the view's `parts` has one. */
 function resultModel(s, env) {
   const L = env.client.catalog.labels;
   const v = s.view;
   if (!v || v.phase !== "end" || !v.result || s.resultDismissed) return null;
   const r = v.result;
   const me = mySeat(env);
-  const stake = s.table && s.table.base_stake;
+  const stake = s.table && s.table.base_stake != null ? s.table.base_stake : 1;
   const settled = s.settled && s.settled.hand_id === v.hand_id ? s.settled : null;
   let winner;
   if (r.escape != null) winner = fmt(L.escape, { seat: nameOf(s, env, r.escape) });
   else if (r.surrender) winner = fmt(L.surrendered, { name: nameOf(s, env, v.dealer) });
+  else if (r.winner == null) winner = L.winner_none;
   else winner = r.winner === "dealer" ? L.winner_dealer : L.winner_defenders;
   const lines = [];
   const line = (text, cls) => lines.push({ text: text, cls: cls || "" });
@@ -369,36 +428,43 @@ function resultModel(s, env) {
     line(fmt(L.match_won, { names: teamNames(s, env, won.winner_team), n: won.hands }), "match-won");
     line(L.match_new);
   }
-  if (r.contract != null) line(fmt(L.contract, { n: r.contract, m: r.multiplier }));
-  (r.specials || []).forEach((sp) => line(fmt(L.special, { name: nameOf(s, env, sp.seat), special: sp.name, n: sp.passes })));
-  if (r.defender_points != null) line(fmt(L.defender_total, { n: r.defender_points }));
-  if (r.kitty_multiplier) line(fmt(L.kitty_bonus, { points: r.kitty_points, m: r.kitty_multiplier }));
-  if (r.last_multiplier) line(fmt(L.last_bonus, { points: r.last_trick_points, m: r.last_multiplier, bonus: r.last_bonus }));
-  if (r.levels_after && env.client.variant.plays_matches) {
+  (v.result_steps || []).forEach((step) => {
+    const values = step.seat != null ? Object.assign({ name: nameOf(s, env, step.seat) }, step) : step;
+    line(fmt(L["step_" + step.kind] || step.kind, values), "step step-" + step.kind);
+  });
+  if (r.levels_after && partsOf(s).levels) {
     (teamsOf(s, env) || []).forEach((seats, team) => {
       line(fmt(L.levels_team, { names: teamNames(s, env, team), before: rankName(v.levels[team]),
                                 after: rankName(r.levels_after[team]) }));
     });
   }
-  if (stake) line(fmt(L.result_stake, { n: stake }));
-  if (settled && settled.capped) {
-    line(fmt(L.cap_applied, { cap: settled.cap }), "capped");
-    settled.would.forEach((would, seat) => {
-      if (would !== settled.points[seat]) line(fmt(L.would_paid, { name: nameOf(s, env, seat), would: would, paid: settled.points[seat] }), "capped");
-    });
-  }
+  if (settled && settled.capped) line(fmt(L.cap_applied, { cap: settled.cap }), "capped");
   // What each seat was paid once settled; until then what the rules' deltas come to.
-  const points = settled ? settled.points : (r.deltas || []).map((d) => d * (stake || 1));
+  const points = settled ? settled.points : (r.deltas || []).map((d) => d * stake);
+  const whys = v.result_seats || [];
   const info = me != null ? seatInfo(s, me) : null;
   return {
     winner: winner,
     lines: lines,
     rows: points.map((p, seat) => ({ seat: seat, name: nameOf(s, env, seat), points: p,
-                                     text: (p > 0 ? "+" : "") + p, me: seat === me })),
+                                     text: (p > 0 ? "+" : "") + p, me: seat === me,
+                                     why: whyText(L, whys[seat], stake, settled, seat) })),
     replay: v.hand_id != null ? env.client.replay_url.replace("{hand}", v.hand_id) : null,
-    kitty: v.kitty || [],
+    kitty: partsOf(s).kitty ? v.kitty || [] : null,
     canReady: !!(info && !info.ready),
   };
+}
+
+/* A seat's points in words: what the rules' figures multiply to, and where the cap changed
+   what it pays (a loss cut to it) or gets (the capped losses shared out). */
+function whyText(L, why, stake, settled, seat) {
+  if (!why) return "";
+  let text = fmt(L["why_" + why.kind] || "", Object.assign({ stake: stake }, why));
+  const would = settled ? settled.would[seat] : null;
+  if (settled && would !== settled.points[seat]) {
+    text += " · " + fmt(would < 0 ? L.why_capped : L.why_shared, { would: would, paid: settled.points[seat] });
+  }
+  return text;
 }
 
 /* The platform acts when nobody does (RULES §6): the server sends the running timer's

@@ -138,3 +138,56 @@ def test_acting_is_the_seat_the_hand_waits_on_in_every_phase(variant):
             action = timer[2]
         state, _ = machine.apply(state, action)
     assert "end" in seen and "play" in seen
+
+
+@pytest.mark.parametrize("variant, parts", [
+    # RULES §2.1, §3.1, §4.1, §5.1: a kitty in classic and point_bid only; teams climb
+    # levels but in point_bid, which plays a contract instead.
+    ("classic", {"kitty": True, "levels": True, "contract": False}),
+    ("four_deck", {"kitty": False, "levels": True, "contract": False}),
+    ("guigang", {"kitty": False, "levels": True, "contract": False}),
+    ("point_bid", {"kitty": True, "levels": False, "contract": True}),
+])
+def test_parts_say_which_parts_of_the_table_the_rule_set_has(variant, parts):
+    machine, state = _dealt(variant)
+    assert all(machine.view(state, seat)["parts"] == parts for seat in (None, 0, 1, 2, 3))
+
+
+def _burying(variant, options=None):
+    """A hand of `variant` at its bury, with the dealer holding the kitty it picked up."""
+    machine = machine_for(variant)
+    state = machine.new_match("bury", options)
+    for _ in range(2000):
+        if state["phase"] == "bury":
+            return machine, state
+        calls = [c for seat in range(4) for c in machine.legal_calls(state, seat)]
+        if state["phase"] == "bid":
+            action = dict(machine.legal_calls(state, state["turn"])[-1], seat=state["turn"])
+        elif calls and not state["declarations"]:
+            action = calls[0]
+        else:
+            action = machine.timer(state)[2]
+        state, _ = machine.apply(state, action)
+    raise AssertionError("no bury")
+
+
+@pytest.mark.parametrize("variant, options, size", [
+    ("classic", None, 8), ("point_bid", {"decks": 2}, 8), ("point_bid", {"decks": 1}, 6)])
+def test_the_cards_from_the_kitty_are_told_only_to_the_dealer_while_burying(variant, options,
+                                                                             size):
+    """The page marks in the dealer's hand the cards it picked up: the seat view's `kitty`,
+    never in another seat's view nor the spectators' (point_bid shows the kitty to everyone
+    as `shown_kitty`, §4.3; that is not the mark)."""
+    machine, state = _burying(variant, options)
+    dealer = state["dealer"]
+    picked = [TOKENS[c] for c in state["kitty_received"]]
+    mine = machine.view(state, dealer)
+    assert len(picked) == size and sorted(mine["kitty"]) == sorted(picked)
+    hand = list(mine["hand"])
+    for token in picked:
+        hand.remove(token)  # every marked card is in the dealer's hand
+    for audience in (None, *(seat for seat in range(4) if seat != dealer)):
+        assert "kitty" not in machine.view(state, audience), audience
+    # Once buried, the mark is gone from the dealer's view too.
+    buried, _ = machine.apply(state, machine.auto_action(state, dealer))
+    assert "kitty" not in machine.view(buried, dealer)

@@ -15,6 +15,7 @@ const STREAMS = new URL("../streams/", import.meta.url);
 const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const VARIANTS = ["classic", "four_deck", "point_bid", "guigang"];
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+const rankOf = (level) => RANKS[level] || String(level);
 
 function load(variant) {
   return JSON.parse(readFileSync(new URL(variant + ".json", STREAMS), "utf8"));
@@ -166,13 +167,34 @@ for (const variant of VARIANTS) {
     assert.ok(result);
     assert.deepEqual(result.rows.map((r) => r.points), settled.points);
     assert.equal(result.rows.reduce((sum, r) => sum + r.points, 0), 0, "zero-sum");
-    assert.deepEqual(result.kitty, ended.kitty);
+    // The kitty only where the rule set has one: no empty heading in four_deck or guigang.
+    assert.deepEqual(result.kitty, stream.rules.kitty_size ? ended.kitty : null);
+    // Shown once: the side panel leaves it to the result.
+    assert.equal(last.vm.kitty, null);
     const winner = ended.result.winner === "dealer" ? L.winner_dealer : L.winner_defenders;
     assert.equal(result.winner, winner);
-    // The defenders' points the page shows at the end are the result's.
-    const total = L.defender_total.replace("{n}", ended.result.defender_points);
-    assert.ok(result.lines.some((line) => line.text === total), total);
+    // The steps run from the points the header showed all hand to the result's total.
+    const steps = result.lines.filter((line) => line.cls.startsWith("step "));
+    const first = L.step_trick_points.replace("{points}", last.truth.points);
+    assert.ok(steps.some((line) => line.text === first), first);
+    assert.ok(steps[steps.length - 1].text.includes(String(ended.result.defender_points)));
+    assert.ok(steps.every((line) => !/\{\w+\}/.test(line.text)), "every figure filled in");
     assert.equal(last.vm.facts.points, last.truth.points);
+    // Each seat's points say why, with the stake (1 at the recorded tables).
+    for (const row of result.rows) {
+      assert.ok(row.why && !/\{\w+\}/.test(row.why), row.why);
+      if (row.points) assert.ok(row.why.includes("1"), row.why);
+      // Where the cap (P8b) changed a seat's points, its row says from what to what.
+      const would = settled.would[row.seat];
+      if (would !== settled.points[row.seat]) {
+        const words = (would < 0 ? L.why_capped : L.why_shared).replace("{would}", would).replace("{paid}", row.points);
+        assert.ok(row.why.endsWith(words), row.why);
+      } else {
+        assert.ok(!row.why.includes(L.why_capped.split("{")[1].split("}")[1]), row.why);
+      }
+    }
+    // The recorded point_bid hand (cap 4) cut the lone dealer's loss.
+    if (variant === "point_bid") assert.ok(settled.capped);
     assert.ok(result.replay.endsWith("/" + last.msg.view.hand_id + "/replay/"));
     // Dismissed, it stays closed until the phase changes.
     const env = envOf(stream);
@@ -237,8 +259,82 @@ test("a platform bot is named in the page's language, a person by their name", a
 });
 
 for (const variant of VARIANTS) {
+  const stream = load(variant);
+  const L = stream.client.catalog.labels;
+  const nameIn = (msg, seat) => {
+    const info = msg.table.seats[seat];
+    const name = info.bot_number != null ? L.bot_name.replace("{n}", info.bot_number) : info.name;
+    return seat === stream.seat ? name + " (" + L.you + ")" : name;
+  };
+
+  test(`${variant}: the status line waits on a seat in the words of the phase`, () => {
+    let waited = 0;
+    for (const { vm, truth, msg } of replay(stream)) {
+      if (!truth || ["bid", "trump", "bury", "play"].indexOf(truth.phase) < 0 || truth.turn === stream.seat) continue;
+      const words = { bid: L.turn_bid, trump: L.turn_trump, bury: L.turn_bury, play: L.turn_play }[truth.phase];
+      assert.ok(vm.phaseText.includes(words.replace("{name}", nameIn(msg, truth.turn))), vm.phaseText);
+      // Bidding is no play: "Bot 1 to bid", never "Bot 1 to play" (the newcomer's 等待 … 出牌).
+      if (truth.phase !== "play") assert.ok(!vm.phaseText.includes(L.turn_play.replace("{name}", "")), vm.phaseText);
+      waited += 1;
+    }
+    assert.ok(waited > 0);
+  });
+
+  test(`${variant}: both teams' levels side by side in the header, or the contract`, () => {
+    let levels = null;
+    let contract = null;
+    for (const { msg, vm, truth } of replay(stream)) {
+      for (const ev of msg.events || []) {
+        if (ev.type === "hand_started") levels = ev.levels;
+        else if (ev.type === "contract") contract = ev;
+      }
+      if (!truth) continue;
+      if (variant === "point_bid") {
+        // One against three, no levels: the contract and its odds in their place.
+        assert.equal(vm.facts.levels, null);
+        assert.equal(vm.facts.contract, contract ? L.contract_fact.replace("{n}", contract.bid).replace("{m}", contract.multiplier) : "–");
+        continue;
+      }
+      assert.equal(vm.facts.contract, null);
+      if (truth.phase === "end") continue;
+      // Teams {0, 2} and {1, 3} (RULES §1.1): the dealer's team's level is the one played.
+      assert.deepEqual(vm.facts.levels.map((t) => t.text), ["A " + rankOf(levels[0]), "B " + rankOf(levels[1])]);
+      assert.deepEqual(vm.facts.levels.map((t) => t.playing),
+                       truth.dealer == null ? [false, false] : [truth.dealer % 2 === 0, truth.dealer % 2 === 1]);
+    }
+  });
+
+  test(`${variant}: each play of the trick on the felt names its player`, () => {
+    let named = 0;
+    for (const { msg, vm } of replay(stream)) {
+      for (const p of vm.trick.plays) {
+        assert.equal(p.name, nameIn(msg, p.seat));
+        named += 1;
+      }
+    }
+    assert.ok(named > 0);
+  });
+
+  test(`${variant}: while the dealer buries, the cards the kitty brought are marked in its hand`, () => {
+    let picked = null;
+    let marked = 0;
+    for (const { msg, vm, truth } of replay(stream)) {
+      for (const ev of msg.events || []) if (ev.type === "kitty") picked = ev.cards;  // to the dealer alone
+      const marks = vm.hand.cards.filter((c) => c.kitty).map((c) => c.token).sort();
+      if (truth && truth.phase === "bury" && picked) {
+        assert.deepEqual(marks, picked.slice().sort());
+        assert.equal(vm.handNote, L.kitty_marked);
+        marked += 1;
+      } else {
+        assert.deepEqual(marks, []);
+        assert.equal(vm.handNote, "");
+      }
+    }
+    // The recorded hands of the variants with a kitty have seat 0 dealing (record_streams.py).
+    assert.equal(marked > 0, stream.rules.kitty_size > 0);
+  });
+
   test(`${variant}: on seat 0's turn to play the cards outside the server's playable are dimmed, else none`, () => {
-    const stream = load(variant);
     let turns = 0, dimmedSome = false;
     for (const { state, vm } of replay(stream)) {
       const v = state.view;
