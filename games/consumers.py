@@ -32,6 +32,7 @@ from games.groupcommit import game_action_apply
 from games.services.advice import play_check, play_hint
 from games.services.chat import chat_send
 from games.services.errors import ActionError
+from games.services.invites import invite_renew
 from games.services.payloads import seat_group, table_group
 from games.services.play import game_card_counter_set, game_seat_connect, game_seat_disconnect
 from games.services.tables import table_spectators_add
@@ -55,6 +56,8 @@ CLOSE_TOO_BIG = 4413
 CLOSE_BAD_REQUEST = 4400
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_SEATED = 4403
+# A private table's spectator without its invitation (games.selectors.table_admits).
+CLOSE_NOT_ADMITTED = 4403
 CLOSE_NO_TABLE = 4404
 CLOSE_REPLACED = 4409
 CLOSE_FLOODING = 4429
@@ -176,6 +179,8 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
             await self.hint(content)
         elif kind == "check":
             await self.check(content)
+        elif kind == "invite_renew":
+            await self.invite_renew(content)
         else:
             await self.send_error("unknown_message", f"unknown message type {kind!r}")
 
@@ -199,6 +204,13 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
 
     async def check(self, content):
         await self.send_error("spectator", "spectators cannot act")
+
+    async def invite_renew(self, content):
+        await self.send_error("spectator", "only a seated player renews the invitation")
+
+    async def table_access(self, event):
+        """A private table's invitation was renewed: a player socket's user sits there, and
+        whoever sits at a table is admitted to it."""
 
     async def chat(self, content):
         """Players and spectators alike; games.services decides who hears it."""
@@ -245,8 +257,19 @@ class PlayerConsumer(_TableSocket):
 
     async def table_update(self, event):
         # Only the seat's live socket, as the change saw it (games.services.payloads.update_message).
-        if event["channels"][self.seat] == self.channel_name:
+        channels = event["channels"]
+        if channels[self.seat] != self.channel_name and self.channel_name in channels:
+            await self._seat_move(channels.index(self.channel_name))
+        if channels[self.seat] == self.channel_name:
             await self.send(text_data=event["seats"][self.seat])
+
+    async def _seat_move(self, seat):
+        """A rematch rotated the seats (games.services.rematches): the player's control entry,
+        and with it this socket's channel, went to their new seat, so the socket follows
+        into that seat's group before it sends the update."""
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.seat, self.group = seat, seat_group(self.table_id, seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def table_vacated(self, event):
         """The seat's occupant stood up, left or was removed: this socket no longer has a seat."""
@@ -298,6 +321,15 @@ class PlayerConsumer(_TableSocket):
         except ActionError as error:
             await self.send_error(error.code, error.message, details=error.details,
                                   params=error.params)
+    async def invite_renew(self, content):
+        """A new invitation link for the private table; the old one is revoked."""
+        try:
+            await database_sync_to_async(invite_renew, thread_sensitive=ONE_WRITER)(
+                table_id=self.table_id, user=self.user)
+        except ActionError as error:
+            await self.send_error(error.code, error.message, details=error.details,
+                                  params=error.params)
+
     async def hint(self, content):
         """提示: the quick bot's choice for this seat, to this socket alone (nothing changes)."""
         await self._advise({"type": "hint"}, play_hint)
@@ -323,9 +355,13 @@ class SpectatorConsumer(_TableSocket):
     """旁观: a spectator sees what everyone sees, from the seat it chose to sit behind."""
 
     async def join(self):
-        exists = await database_sync_to_async(table_spectators_add)(
-            table_id=self.table_id, n=1)
-        if not exists:
+        admitted = await database_sync_to_async(selectors.table_admits_id)(
+            table_id=self.table_id, user_id=self.user.pk)
+        if admitted is False:
+            await self.close(code=CLOSE_NOT_ADMITTED)
+            return
+        if admitted is None or not await database_sync_to_async(table_spectators_add)(
+                table_id=self.table_id, n=1):
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.watching = True
@@ -339,6 +375,13 @@ class SpectatorConsumer(_TableSocket):
         if event["watch_seated"] is not None and self.user.pk in event["seated"]:
             text = event["watch_seated"]
         await self.send(text_data=text)
+
+    async def table_access(self, event):
+        """A private table's invitation was renewed: a spectator no longer admitted goes."""
+        admitted = await database_sync_to_async(selectors.table_admits_id)(
+            table_id=self.table_id, user_id=self.user.pk)
+        if not admitted:
+            await self.close(code=CLOSE_NOT_ADMITTED)
 
     async def disconnect(self, code):
         if getattr(self, "watching", False):

@@ -26,9 +26,10 @@ from games.models import (
     Match,
     TableClosure,
 )
+from games.rematch import REMATCH, REMATCH_MOVES, rematch_answers
 from games.replay import replay_build, replay_sort
 from games.timers import ABANDONED
-from lobby.models import Seat, Table
+from lobby.models import Seat, Table, TableGuest
 
 # A reconnecting client further behind than this gets a snapshot instead of events.
 CATCHUP_MAX_EVENTS = 500
@@ -90,6 +91,7 @@ def game_views(*, game: GameState, seats: list[Seat],
     views: dict[int | None, JSONObject | None] = machine.views(state, audiences)
     added = {"timer": _timer_view(game, seats, machine),
              "match": _match_view(game.match) if game.match is not None else None,
+             "rematch": _rematch_view(game.control),
              "hand_id": game.hand_id,
              "teams": hand_teams(state, partnerships=descriptor(variant).partnerships)}
     for view in views.values():
@@ -119,10 +121,24 @@ def _timer_view(game: GameState, seats: list[Seat], machine: Any) -> JSONObject 
     if game.timer_kind == "ready":
         waiting = [s.number for s in seats if s.user is not None and not s.user.is_bot
                    and not s.ready]
+    elif game.timer_kind == REMATCH:
+        answers = rematch_answers(game.control) or []
+        waiting = [seat for seat, accepted in enumerate(answers) if not accepted]
     else:
         timer = machine.timer_due(game.state)
         waiting = [timer[1]] if timer is not None and timer[1] is not None else []
     return {"kind": game.timer_kind, "deadline": game.deadline.isoformat(), "seats": waiting}
+
+
+def _rematch_view(control: list[JSONObject]) -> JSONObject | None:
+    """The open rematch offer (games.rematch): the seats that accepted, those it waits for,
+    and where each seat's player sits in the next match (`moves`); None without one."""
+    answers = rematch_answers(control)
+    if answers is None:
+        return None
+    return {"accepted": [seat for seat, yes in enumerate(answers) if yes],
+            "waiting": [seat for seat, yes in enumerate(answers) if not yes],
+            "moves": list(REMATCH_MOVES)}
 
 
 def _match_view(match: Match) -> JSONObject:
@@ -162,6 +178,8 @@ def _snapshot(game: GameState, seats: list[Seat], seat: int | None,
         "table": table_public(table=game.table, seats=seats, control=game.control,
                               version=game.version),
     }
+    if seat is not None and game.table.private:
+        snapshot["invite"] = game.table.invite_token
     hears_spectators = seat is None and not any(s.user_id == viewer for s in seats if viewer)
     return snapshot, hears_spectators
 
@@ -270,15 +288,32 @@ def table_is_closed(*, table_id: int) -> bool:
 
 
 def tables_open() -> QuerySet[Table]:
-    """Tables not closed (TableClosure: by an operator, or left empty past its grace), with
-    their room, seats (and who sits there) and game (phase, current hand): the lobby's and
-    the API's live list."""
+    """Tables open to everyone: not closed (TableClosure: by an operator, or left empty past
+    its grace) and not private (only its invitation link shows one), with their room, seats
+    (and who sits there) and game (phase, current hand): the lobby's and the API's live
+    list."""
     return (
-        Table.objects.filter(closure__isnull=True)
+        Table.objects.filter(closure__isnull=True, private=False)
         .select_related("room", "game", "game__hand")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")
                                    .order_by("number")))
     )
+
+
+def table_admits(*, table: Table, user_id: int) -> bool:
+    """Whether the user may watch and sit at `table`: anyone at a table that is not private;
+    at a private one its creator, whoever sits there, and whoever its invitation link let in
+    since it was last renewed (TableGuest, games.services.invites)."""
+    if not table.private or table.created_by_id == user_id:
+        return True
+    return (Seat.objects.filter(table=table, user_id=user_id).exists()
+            or TableGuest.objects.filter(table=table, user_id=user_id).exists())
+
+
+def table_admits_id(*, table_id: int, user_id: int) -> bool | None:
+    """table_admits for the table `table_id`; None when there is no such table."""
+    table = Table.objects.filter(pk=table_id).only("private", "created_by_id").first()
+    return None if table is None else table_admits(table=table, user_id=user_id)
 
 
 def table_public_view(*, table: Table) -> JSONObject | None:

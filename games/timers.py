@@ -19,6 +19,10 @@ lobby. Bots do not keep a table open (they play only for a person who backs them
 spectators: an empty table between hands has nothing to watch, and a counter of sockets that a
 dead process left behind must not keep it listed. Every change that leaves the table so starts
 the grace again, so a player who sits down (a new version) makes the timer stale.
+
+After a match is won the seats are offered a rematch (games.rematch): while the offer stands
+its "rematch" timer runs instead of the "ready" one, and when it runs out the offer ends and
+the "ready" timer starts, as after any hand.
 """
 
 import random
@@ -30,6 +34,7 @@ from django.conf import settings
 from games.bots import bot_choose_action
 from games.engine.facts import hand_facts
 from games.engine.registry import descriptor, machine_for
+from games.rematch import REMATCH, REMATCH_SECONDS
 
 # Phases in which no hand is being played: seats change and players press ready.
 BETWEEN_HANDS = ("waiting", "end")
@@ -50,6 +55,8 @@ class SeatClock(NamedTuple):
     seated: bool = True
     ready: bool = False
     level: str = ""  # a bot's strength (games.engine.strength); "" for people
+    # The seat's answer to a rematch offer (games.rematch): None without an offer.
+    rematch: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,8 @@ class Firing:
     stand_up: tuple = ()
     # Nobody sits at the table between hands: it closes (ABANDONED).
     close: bool = False
+    # The rematch offer ran out of time: it ends (games.services.rematches).
+    rematch_over: bool = False
 
 
 def timer_length(*, variant, kind, turn_timeout):
@@ -73,6 +82,8 @@ def timer_length(*, variant, kind, turn_timeout):
         return float(overrides[kind])
     if kind == "ready":
         return READY_SECONDS
+    if kind == REMATCH:
+        return REMATCH_SECONDS
     if kind == ABANDONED:
         return settings.TABLE_ABANDONED_GRACE
     lengths = descriptor(variant).timers
@@ -107,6 +118,9 @@ def timer_next(*, state, seats, turn_timeout):
     if facts is None or facts.phase == "waiting":
         return None
     if facts.phase == "end":
+        if _rematch_waiting(seats):
+            return REMATCH, timer_length(variant=facts.variant, kind=REMATCH,
+                                         turn_timeout=turn_timeout)
         if not _waiting_for_ready(seats):
             return None
         return "ready", timer_length(variant=facts.variant, kind="ready",
@@ -132,7 +146,8 @@ def timer_fired(*, state, seats, turn_timeout, late=0.0):
     When the declaration window closes with nothing declared, a bot or a seat on 托管
     may declare first: else a first hand at a table of bots or of absent players would be
     redealt forever. After a hand, the human seats still not ready are stood up (P14).
-    A table nobody sits at between hands is closed. `late`: seconds past the timer's
+    A table nobody sits at between hands is closed; a rematch offer nobody answered in
+    time ends. `late`: seconds past the timer's
     deadline; they come off a searching bot's budget.
     """
     facts = hand_facts(state) if state is not None else None
@@ -141,6 +156,8 @@ def timer_fired(*, state, seats, turn_timeout, late=0.0):
     if facts is None:
         return None
     if facts.phase == "end":
+        if _rematch_waiting(seats):
+            return Firing(rematch_over=True)
         return Firing(stand_up=_waiting_for_ready(seats))
     timer = machine_for(facts.variant).timer(state)
     if timer is None:
@@ -174,6 +191,14 @@ def _waiting_for_ready(seats):
     """The human seats that have not pressed ready (P14); bots are ready at once."""
     return tuple(n for n, clock in enumerate(seats)
                  if clock.seated and not clock.bot and not clock.ready)
+
+
+def _rematch_waiting(seats):
+    """The seats a rematch offer still waits for; () without an offer (every seat holds an
+    answer while one stands)."""
+    if not all(clock.seated and clock.rematch is not None for clock in seats):
+        return ()
+    return tuple(n for n, clock in enumerate(seats) if not clock.rematch)
 
 
 def _stand_in_declaration(state, seats):

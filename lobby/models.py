@@ -48,6 +48,12 @@ class Table(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # A private table is left out of the lobby and the API's lists and takes only people
+    # holding its invitation link (`invite_token`, renewed to revoke it; guests are
+    # remembered as TableGuest rows): games.services checks sitting, games.consumers the
+    # spectators' sockets, ui the page.
+    private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(_("invitation token"), max_length=32, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -88,3 +94,23 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.table} seat {self.number}"
+
+
+class TableGuest(models.Model):
+    """A user a private table's invitation link let in: they may watch and sit there until
+    the link is renewed (games.services.invites), so a reload without the link still works."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="guests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("guest of a private table")
+        verbose_name_plural = _("guests of private tables")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="table_guest_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} at {self.table_id}"

@@ -79,6 +79,10 @@ class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
     name = forms.CharField(label=_("Table name"), max_length=64, required=False)
     turn_timeout = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300,
                                       initial=25)
+    private = forms.BooleanField(
+        label=_("Private table"), required=False,
+        help_text=_("Not listed in the lobby: only people you give its invitation link can "
+                    "sit or watch."))
 
     def __init__(self, *args, balance, **kwargs):
         super().__init__(*args, **kwargs)
@@ -98,7 +102,7 @@ class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
 
     def main_fields(self):
         """The game, its options, the stake and the cap: what every table is chosen by."""
-        return [field for field in self if field.name not in self.MORE]
+        return [field for field in self if field.name not in (*self.MORE, "private")]
 
     def more_fields(self):
         return [self[name] for name in self.MORE]

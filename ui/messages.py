@@ -58,6 +58,12 @@ ERRORS = {
     "chat_banned": _("An operator has banned you: you cannot chat for now."),
     "chat_bad_phrase": _("That phrase is not offered."),
     "hint_rate": _("Enough hints for now: wait {retry_after} s."),
+    "private_table": _("This table is private: only people holding its invitation link can "
+                       "sit here."),
+    "not_private": _("This table is open to everyone: it has no invitation link."),
+    "no_rematch": _("No rematch is offered now."),
+    "rematch_already_accepted": _("You have accepted the rematch already."),
+    "bad_value": _("That value is not allowed."),
 }
 GENERIC_ERROR = _("That action was refused.")
 
@@ -209,6 +215,22 @@ LABELS = {
     "why_escape_paid": _("paid by the one who left: {times} × stake {stake}"),
     "why_capped": _("{would} by the rules, cut to the cap: {paid}"),
     "why_shared": _("{would} by the rules; the capped losses shared out: {paid}"),
+    # Play again (the view's `rematch`) and a private table's invitation link.
+    "rematch_offer": _("Play again? The same rules, and the seats move round so that "
+                       "everyone gets a new partner."),
+    "rematch_accepted_by": _("Accepted: {names}"),
+    "rematch_waiting": _("Waiting for: {names}"),
+    "rematch_accept": _("Play again"),
+    "rematch_decline": _("No, thanks"),
+    "rematch_declined": _("{name} does not want a rematch: the table goes on as before."),
+    "rematch_ended_timeout": _("Nobody answered the rematch in time: the table goes on as "
+                               "before."),
+    "rematch_ended_vacated": _("A player left: no rematch."),
+    "rematch_started": _("Rematch: the seats moved round, new partners."),
+    "invite_renewed": _("{name} made a new invitation link: the old one no longer works."),
+    "invite_copied": _("Copied."),
+    "private_closed": _("This table is private, and its invitation link was renewed: "
+                        "ask a player for the new one."),
 }
 
 # The replay page (static/ui/replay.js): {k}, {n}, {name} and {points} are filled in there.

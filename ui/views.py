@@ -18,8 +18,9 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
 from accounts.services import api_token_create, api_token_revoke, relief_grant, user_prefs_set
-from games.selectors import HandInProgress, hand_finished_get, hand_replay_build
+from games.selectors import HandInProgress, hand_finished_get, hand_replay_build, table_admits
 from games.services import tables as table_services
+from games.services.invites import invite_use
 from games.services.errors import ActionError
 from games.stakes import smallest_table_need
 from games.variants import (
@@ -96,7 +97,8 @@ def table_create(request):
         table = table_services.table_create(
             room=data["room"] or room_default_get_or_create(), user=request.user,
             variant=data["variant"], base_stake=data["base_stake"], options=form.options(),
-            cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"])
+            cap=data["cap"], turn_timeout=data["turn_timeout"], name=data["name"],
+            private=data["private"])
     except ActionError as error:
         if error.code == "balance_too_low":  # the balance moved since the form's check
             form.add_error("cap", need_text(need=error.details["need"], cap=data["cap"],
@@ -161,8 +163,25 @@ def table_bot_add(request, table_id):
 
 @login_required
 def table(request, table_id):
-    """The live table: a player's own seat, or a spectator's view (旁观) with ?watch=1 or no seat."""
+    """The live table: a player's own seat, or a spectator's view (旁观) with ?watch=1 or no seat.
+
+    A private table shows only to whom it admits (games.selectors.table_admits); others get
+    a page that says why (403). Its invitation link (`?invite=<token>`) lets its holder in
+    for good (games.services.invites.invite_use) and comes back to the address without it,
+    so the token stays out of the history and of what the page shows."""
     table = get_object_or_404(Table.objects.select_related("room"), pk=table_id)
+    token = request.GET.get("invite")
+    if token is not None:
+        # A token that is not the table's current one lets nobody in: the page below says so.
+        invite_use(table_id=table.pk, user=request.user, token=token)
+    if not table_admits(table=table, user_id=request.user.pk):
+        return render(request, "ui/table_private.html",
+                      {"table": table, "link_refused": token is not None}, status=403)
+    if token is not None:
+        query = request.GET.copy()
+        del query["invite"]
+        address = reverse("ui:table", args=[table.pk])
+        return redirect(f"{address}?{query.urlencode()}" if query else address)
     seat = seat_of(user=request.user, table_id=table.pk)
     watching = seat is None or request.GET.get("watch") == "1"
     mode = "watch" if watching else "play"
@@ -188,6 +207,9 @@ def table(request, table_id):
         "user": request.user.pk,
         "prefs_url": reverse("ui:prefs"),
         "csrf": get_token(request),
+        # A private table's invitation link: "{token}" stands for the seats' `invite`.
+        "invite_url": (reverse("ui:table", args=[table.pk]) + "?invite={token}"
+                       if table.private else None),
     }
     return render(request, "ui/table.html", {
         "table": table, "client": client, "watching": watching,

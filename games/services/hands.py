@@ -11,7 +11,7 @@ from games.engine.registry import descriptor, machine_for
 from games.models import Hand, HandPlayer
 from games.selectors import hand_refunds_due
 from games.services.errors import ActionError
-from games.services.matches import match_end, match_hand_add
+from games.services.matches import match_end, match_hand_add, rematch_close, rematch_offer
 from games.services.seating import (
     balance_of,
     bot_fund,
@@ -87,6 +87,8 @@ def hand_start(change: Change) -> None:
     else:
         change.state = machine_for(last.variant).next_hand(dict(previous, seed=seed))
     facts = hand_facts(change.state)
+    # Every seat pressed ready while a rematch was offered: the next hand without it.
+    rematch_close(change, "ready")
     if plays_matches:
         match_hand_add(change, new=match_over or escaped)
     commitment = deal_commitment(seed)
@@ -153,7 +155,7 @@ def hand_end(change: Change) -> None:
     deal_reveal(change, hand)
     hand.save()
     change.ended_hand = hand
-    match_end(change, state)
+    won = match_end(change, state)
     # P6: a player not back by the end of the hand loses the seat.
     for seat in range(4):
         row = change.seats[seat]
@@ -161,6 +163,8 @@ def hand_end(change: Change) -> None:
             if facts.end.escape != seat:
                 seat_vacate(change, seat, "disconnected")
         change.control[seat]["auto"] = False
+    if won is not None:
+        rematch_offer(change)
 
 
 def hand_void(*, hand: Hand, reason: str) -> Hand:

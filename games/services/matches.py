@@ -1,10 +1,12 @@
-"""Matches: the hands played from both teams at the first level until one passes A."""
+"""Matches: the hands played from both teams at the first level until one passes A, and the
+rematch offered when one is won (games.rematch; answered in games.services.rematches)."""
 
 from django.utils import timezone
 
 from games.engine.facts import hand_facts, match_winner, seat_team, team_seats
 from games.engine.registry import machine_for
 from games.models import Match, MatchPlayer
+from games.rematch import REMATCH_MOVES, rematch_answers
 from games.services.unit_of_work import Change, State
 from stats.services import stats_record_match
 
@@ -46,3 +48,29 @@ def match_end(change: Change, state: State) -> int | None:
     change.event({"type": "match_won", "match": match.number, "team": team,
                 "seats": team_seats(team), "hands": match.hands})
     return team
+
+
+def rematch_offer(change: Change) -> None:
+    """The match was won (match_end): the four seats are offered the next match with the same
+    rules and the seats rotated (REMATCH_MOVES); the table's bots accept at once. Not at a
+    table with an empty seat (P6 stood a player up at the end of the hand), nor at one of
+    bots alone: nobody would answer for it."""
+    if any(s.user_id is None for s in change.seats) or all(change.is_bot(n) for n in range(4)):
+        return
+    change.event({"type": "rematch_offered", "moves": list(REMATCH_MOVES)})
+    for seat in range(4):
+        bot = change.is_bot(seat)
+        change.control[seat]["rematch"] = bot
+        if bot:
+            change.event({"type": "rematch_answered", "seat": seat, "accept": True})
+
+
+def rematch_close(change: Change, reason: str) -> None:
+    """The open offer ends without a rematch (`reason`: `declined`, `timeout`, `vacated`, or
+    `ready`: every seat pressed ready instead); the table goes on as after any hand. No
+    offer: nothing happens."""
+    if rematch_answers(change.control) is None:
+        return
+    for control in change.control:
+        control.pop("rematch", None)
+    change.event({"type": "rematch_ended", "reason": reason})

@@ -46,7 +46,11 @@ def update_message(change: "Change", version: int, prev_seq: int, seq: int,
     Text, not objects: the channel layer then carries one string per audience instead
     of a tree to serialise and rebuild in every daphne, and no socket encodes its own.
     A spectator socket whose user sits at the table sends `watch_seated`, the
-    spectators' message without the spectators' chat, when that differs."""
+    spectators' message without the spectators' chat, when that differs. At a private
+    table each seat's message carries the invitation (`invite`), the spectators' does not.
+
+    After a rotation of the seats (a rematch) a seat's message is addressed to the socket
+    whose player now sits there: control entries move with their players."""
     table = table_public(table=change.table, seats=change.seats, control=change.control,
                          version=version)
     channels = [control.get("channel") for control in change.control]
@@ -55,10 +59,12 @@ def update_message(change: "Change", version: int, prev_seq: int, seq: int,
             channels[seat] = change.channels_before[seat]
     views = game_views(game=change.game, seats=change.seats,
                        audiences=[None, *(seat for seat in range(4) if channels[seat])])
+    # A private table's invitation goes to the seats, never to the spectators.
+    invite = change.table.invite_token if change.table.private else None
 
     def message(audience: int | None) -> Message:
         own = SPECTATORS if audience is None else audience
-        return {
+        out = {
             "type": "update",
             "version": version,
             "prev_seq": prev_seq,
@@ -68,6 +74,9 @@ def update_message(change: "Change", version: int, prev_seq: int, seq: int,
             "view": views[audience],
             "table": table,
         }
+        if invite is not None and audience is not None:
+            out["invite"] = invite
+        return out
 
     watch = message(None)
     watch_seated = spectator_chat_strip(watch)

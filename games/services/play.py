@@ -13,6 +13,7 @@ from games.fanout import fanout_together
 from games.selectors import game_snapshot_of
 from games.services.errors import ActionError
 from games.services.hands import engine_step, seat_leave, seat_ready
+from games.services.rematches import rematch_answer
 from games.services.seating import seat_auto_set, seat_take_back
 from games.services.unit_of_work import (
     Change,
@@ -81,6 +82,8 @@ def _action_change(table_id: int, user: User, action: Event, version: int) -> Co
         seat_leave(change, seat)
     elif kind == "take_back":
         seat_take_back(change, seat)
+    elif kind == "rematch":
+        change = rematch_answer(change, seat, action.get("accept"))
     else:
         engine_step(change, dict(action, seat=seat))
         seat_take_back(change, seat)

@@ -4,8 +4,9 @@ bots players back (docs/architecture.md, "Money")."""
 from accounts.models import LedgerTransaction, PointAccount, User
 from accounts.selectors import sitting_ban_active
 from accounts.services import ledger_post, user_create
-from games.selectors import table_is_closed
+from games.selectors import table_admits, table_is_closed
 from games.services.errors import ActionError
+from games.services.matches import rematch_close
 from games.services.unit_of_work import Change, control_default
 from games.stakes import stake_required_balance, table_cap
 from games.timers import BETWEEN_HANDS, timeouts_put_on_auto
@@ -37,6 +38,10 @@ def seat_take(change: Change, *, seat: int, user: User, base_stake: int | None,
         raise ActionError("banned", "an operator has banned you from sitting for now")
     if table_is_closed(table_id=change.table.pk):
         raise ActionError("table_closed", "this table is closed")
+    # Bots sit where a player seated there puts them (table_bot_add).
+    if not user.is_bot and not table_admits(table=change.table, user_id=user.pk):
+        raise ActionError("private_table",
+                          "this table is private: only people holding its invitation link sit here")
     if change.phase not in BETWEEN_HANDS:
         raise ActionError("hand_in_progress", "seats change between hands")
     if not isinstance(seat, int) or not 0 <= seat <= 3:
@@ -66,6 +71,8 @@ def seat_take(change: Change, *, seat: int, user: User, base_stake: int | None,
 def seat_vacate(change: Change, seat: int, reason: str) -> None:
     row = change.seats[seat]
     user_id = row.user_id
+    # A rematch is offered to the four who played the match.
+    rematch_close(change, "vacated")
     if seat_backed(change, seat):
         _bot_return(change, seat)
     change.vacated.add(seat)

@@ -12,6 +12,7 @@ from games.models import GameState, Hand, TableClosure
 from games.selectors import table_is_closed
 from games.services.errors import ActionError
 from games.services.hands import deal_reveal, hand_void, seat_ready
+from games.services.invites import invite_token_new
 from games.services.seating import (
     balance_of,
     bot_fund,
@@ -65,13 +66,16 @@ def table_open(*, room: Room, variant: str, options: Options | None = None,
 
 
 def _table_rows(*, room: Room, variant: str, options: Options | None, cap: int | None,
-                turn_timeout: int, name: str, opened_by: User | None) -> Table:
+                turn_timeout: int, name: str, opened_by: User | None,
+                private: bool = False) -> Table:
     """The rows of a new table (the caller's transaction): the table, four empty seats and
-    its game, waiting."""
+    its game, waiting. A private one gets its invitation token."""
     options, cap = table_rules_clean(variant=variant, options=options,
                                       turn_timeout=turn_timeout, cap=cap)
     table = Table.objects.create(room=room, name=name, variant=variant, options=options,
-                                 cap=cap, turn_timeout=turn_timeout, created_by=opened_by)
+                                 cap=cap, turn_timeout=turn_timeout, created_by=opened_by,
+                                 private=private,
+                                 invite_token=invite_token_new() if private else "")
     Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(4))
     GameState.objects.create(table=table, control=[control_default() for _ in range(4)])
     return table
@@ -79,15 +83,18 @@ def _table_rows(*, room: Room, variant: str, options: Options | None, cap: int |
 
 def table_create(*, room: Room, user: User, variant: str, base_stake: int,
                  options: Options | None = None, cap: int | None = None,
-                 turn_timeout: int = 25, name: str = "") -> Table:
+                 turn_timeout: int = 25, name: str = "", private: bool = False) -> Table:
     """A new table with four seats and `user` sitting in seat 0 at `base_stake` (the first
     player sets the stake, P8). One transaction: a creator who may not sit there (banned, a
     balance short of cap × stake) leaves no table behind. `options` are the variant's table
-    options, `cap` its cap in base stakes (see table_rules_clean). Returns the table."""
+    options, `cap` its cap in base stakes (see table_rules_clean). A `private` table is
+    left out of the lobby and takes only people holding its invitation link
+    (games.services.invites). Returns the table."""
     with table_atomic():
         # Its creator sits in the same change, so no "abandoned" timer starts.
         table = _table_rows(room=room, variant=variant, options=options, cap=cap,
-                            turn_timeout=turn_timeout, name=name, opened_by=user)
+                            turn_timeout=turn_timeout, name=name, opened_by=user,
+                            private=private)
         change = Change.begin(table.pk)
         seat_take(change, seat=0, user=user, base_stake=base_stake)
         change.commit()

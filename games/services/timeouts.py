@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games.models import GameState
 from games.services.hands import engine_step
+from games.services.matches import rematch_close
 from games.services.seating import seat_timeout_count, seat_vacate
 from games.services.tables import ABANDONED_REASON, table_close
 from games.services.unit_of_work import Change, seats_with_users, table_atomic, timer_schedule
@@ -26,7 +27,7 @@ def game_timer_fire(*, table_id: int, version: int) -> bool:
     database's, every table. The decision is then applied under the lock if the version is
     still the one it was made for; else another firing or an action came first and this one
     does nothing, so a move is applied once. The "abandoned" timer (games.timers) closes
-    the table (table_close), still empty under the lock.
+    the table (table_close), still empty under the lock; a rematch offer's ends the offer.
     """
     # Most timers are stale (the player acted in time): one read without a lock says so.
     game = (GameState.objects.select_related("table", "hand", "match")
@@ -47,6 +48,10 @@ def game_timer_fire(*, table_id: int, version: int) -> bool:
         if firing is not None and firing.close:
             # Nothing to refund or pay: no hand runs, and one that ended is settled first.
             table_close(table_id=table_id, reason=ABANDONED_REASON)
+            return True
+        if firing is not None and firing.rematch_over:
+            rematch_close(change, "timeout")
+            change.commit()
             return True
         if firing is not None and firing.stand_up:
             # P14: not ready in time after a hand; standing up is not an escape.

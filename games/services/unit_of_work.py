@@ -42,6 +42,7 @@ from accounts.models import User
 from games.engine.facts import hand_facts
 from games.fanout import fanout_send, publish_lock_give_back, publish_lock_wait, publish_locks_ask
 from games.models import GameEvent, GameState, Hand, Match
+from games.rematch import REMATCH
 from games.rows.cache import rows_give_back, rows_keep, rows_take
 from games.rows.prepared import (
     PreparedRead,
@@ -95,6 +96,10 @@ _revs = random.Random()
 
 def _rev_new() -> int:
     return _revs.getrandbits(63) - (1 << 62)
+
+
+# Timers whose deadline the seats' answers do not move (Change.commit).
+KEPT_DEADLINES = ("ready", REMATCH)
 
 
 def control_default() -> Control:
@@ -155,6 +160,9 @@ class Change:
         self.ended_hand: Hand | None = None
         self.dirty_seats: set[int] = set()
         self.vacated: set[int] = set()
+        # (group, channel layer event) to send after the change's update, as the seats'
+        # table.vacated notices are (an invitation renewed: games.services.invites).
+        self.notices: list[tuple[str, Message]] = []
         # Set by the change that closes the table (tables._table_shut): a closed table runs
         # no timer, not even the "abandoned" one its empty seats would otherwise start.
         self.closed = False
@@ -206,7 +214,8 @@ class Change:
             user = seat.user if seat.user_id is not None else None
             bot = user is not None and user.is_bot
             out.append(SeatClock(bot, control["auto"], user is not None, seat.ready,
-                                 user.bot_level if user is not None and bot else ""))
+                                 user.bot_level if user is not None and bot else "",
+                                 control.get("rematch")))
         return out
 
     def event(self, event: Event, audience: int | None = None) -> None:
@@ -235,11 +244,13 @@ class Change:
                  if bump_version and not self.closed else None)
         now = timezone.now()
         deadline = now + timedelta(seconds=timer[1]) if timer else None
-        if timer and timer[0] == "ready" and game.timer_kind == "ready" and game.deadline:
-            # P14's 60 s run from the end of the hand: a seat pressing ready meanwhile
-            # (a new version) does not give the others more time.
+        if timer and timer[0] in KEPT_DEADLINES and game.timer_kind == timer[0] \
+                and game.deadline:
+            # P14's 60 s run from the end of the hand, a rematch offer's from the offer: a
+            # seat pressing ready or accepting meanwhile (a new version) does not give the
+            # others more time.
             deadline = game.deadline
-            timer = ("ready", max((deadline - now).total_seconds(), 0.0))
+            timer = (timer[0], max((deadline - now).total_seconds(), 0.0))
         # A task due no later than the new deadline is on its way: it re-arms for this one
         # (game_timer_rearm), so most actions publish nothing to Celery.
         send_timer = deadline is not None and not (
@@ -283,7 +294,10 @@ class Change:
             game.deadline, game.timer_kind = deadline, timer[0] if timer else ""
         messages = update_message(self, version, prev_seq, seq, rows)
         table_id = game.pk
-        outbox.append((messages, sorted(self.vacated)))
+        # After the update that says so: the old occupant's sockets must not stay in the
+        # seat's group, or they would hear the next occupant's cards.
+        outbox.append((messages, [(seat_group(table_id, seat), {"type": "table.vacated"})
+                                  for seat in sorted(self.vacated)] + self.notices))
         outbox.hold()
         if send_timer and deadline is not None:  # (send_timer implies a deadline)
             game.timer_at = deadline
@@ -378,8 +392,8 @@ def outboxes_open(table_ids: list[int]) -> "dict[int, _Outbox]":
     return outboxes
 
 
-# What a change hands its outbox: its update message and the seats it vacated.
-Batch = tuple[Message, list[int]]
+# What a change hands its outbox: its update message and the notices that follow it.
+Batch = tuple[Message, list[tuple[str, Message]]]
 
 
 class _Outbox:
@@ -403,13 +417,10 @@ class _Outbox:
             self.abandon()
             return
         sends: list[list[tuple[str, Message]]] = []
-        for update, vacated in self.batches:
+        for update, notices in self.batches:
             sends.append([(table_group(self.table_id), update)])
-            if vacated:
-                # After the update that says so: the old occupant's sockets must not stay
-                # in the seat's group, or they would hear the next occupant's cards.
-                sends.append([(seat_group(self.table_id, seat), {"type": "table.vacated"})
-                              for seat in vacated])
+            if notices:
+                sends.append(notices)
         for i, groups_messages in enumerate(sends):
             fanout_send(groups_messages, key=self.table_id,
                         then_release=self.held if i == len(sends) - 1 else None)

@@ -43,7 +43,7 @@ export function tableDrawing(app, env, on) {
     handNote: $("hand-note"), dealer: $("fact-dealer"), points: $("fact-points"), stake: $("fact-stake"), lastTrick: $("last-trick"),
     pointCards: $("point-cards"), pointsSum: $("points-sum"), kittyPanel: $("kitty-panel"), kitty: $("kitty"),
     notice: $("notice"), controls: $("controls"), hand: $("hand"), calls: $("calls"), result: $("result"),
-    trick: $("trick"),
+    trick: $("trick"), invitePanel: $("invite-panel"), inviteLink: $("invite-link"),
   };
   let vm = null;
   let selected = {};          // index in the drawn hand -> true
@@ -73,8 +73,17 @@ export function tableDrawing(app, env, on) {
     drawHand();
     drawControls();
     drawResult();
+    drawInvite();
     notice(vm.notice.text, vm.notice.kind);
     tick();
+  }
+
+  /* A private table's invitation link, for the seats (the panel is only in their page). */
+  function drawInvite() {
+    if (!el.invitePanel) return;
+    el.invitePanel.hidden = !vm.invite;
+    const link = vm.invite ? location.origin + vm.invite : "";
+    if (el.inviteLink.value !== link) el.inviteLink.value = link;
   }
 
   /* The header's fixed place: both teams' levels (the one played marked), or the contract. */
@@ -369,8 +378,16 @@ export function tableDrawing(app, env, on) {
     kitty.innerHTML = "";
     kitty.hidden = $("result-kitty-title").hidden = !r.kitty;
     if (r.kitty) kitty.appendChild(cardRow(r.kitty, "cards-row small"));
+    // Play again: the offer in words, and its answers for a seat it waits for.
+    const offer = $("result-rematch");
+    offer.hidden = !vm.rematch;
+    offer.innerHTML = "";
+    if (vm.rematch) vm.rematch.lines.forEach((text) => offer.appendChild(Object.assign(document.createElement("p"), { textContent: text })));
     const controls = $("result-controls");
     controls.innerHTML = "";
+    (vm.rematch ? vm.rematch.controls : []).forEach((control) => {
+      controls.appendChild(button(control.label, () => on.control(control), control.cls));
+    });
     if (r.canReady) controls.appendChild(button(L.next_hand, () => on.control({ op: "send", action: { type: "ready" } }), "primary"));
     controls.appendChild(button("✕", () => on.dismiss(), "close"));
     // On a phone the result sits in the page under the felt (site.css): bring it into view

@@ -23,7 +23,8 @@ const app = document.getElementById("table-app");
 const banner = document.getElementById("conn-banner");
 const hand = document.getElementById("hand");
 // Close codes after which the page stays put and says why (docs/protocol.md).
-const STOPPED = { 4400: L.bad_request, 4403: client.catalog.errors.not_seated,
+const STOPPED = { 4400: L.bad_request,
+                  4403: client.mode === "watch" ? L.private_closed : client.catalog.errors.not_seated,
                   4404: client.catalog.errors.no_such_table, 4409: L.replaced,
                   4429: L.too_many_sockets };
 const LEAVE_FALLBACK_MS = 3000;
@@ -49,11 +50,23 @@ const socket = tableSocket(client.socket, {
 /* The state after `msg`, drawn; false when the page is leaving instead. */
 function dispatch(msg) {
   state = reduce(state, msg, env);
+  seatFollow();
   const vm = viewModel(state, env);
   if (vm.gone) { location.href = client.lobby; return false; }
   drawing.draw(vm);
   showHint();
   return true;
+}
+
+/* A rematch moves the players round the table (docs/protocol.md, `rematch_started`): a
+   player's page takes its seat from the table the server sent, so the felt turns with it. */
+function seatFollow() {
+  if (client.mode !== "play" || !state.table) return;
+  const mine = state.table.seats.findIndex((seat) => seat.user === client.user);
+  if (mine >= 0 && mine !== client.seat) {
+    client.seat = mine;
+    drawing.forgetHand();
+  }
 }
 
 function receive(msg) {
@@ -176,6 +189,22 @@ document.addEventListener("tractor:prefs", (e) => {
 });
 
 if (hintButton) hintButton.addEventListener("click", () => socket.send({ type: "hint" }));
+
+// A private table's invitation link: copied as it shows, or renewed (the old one revoked).
+const inviteLink = document.getElementById("invite-link");
+const inviteStatus = document.getElementById("invite-status");
+if (inviteLink) {
+  document.getElementById("invite-copy").addEventListener("click", () => {
+    inviteLink.select();
+    const done = () => { inviteStatus.textContent = L.invite_copied; };
+    if (navigator.clipboard) navigator.clipboard.writeText(inviteLink.value).then(done, () => { document.execCommand("copy"); done(); });
+    else { document.execCommand("copy"); done(); }
+  });
+  document.getElementById("invite-renew").addEventListener("click", () => {
+    inviteStatus.textContent = "";
+    socket.send({ type: "invite_renew" });
+  });
+}
 
 setInterval(drawing.tick, 250);
 drawing.draw(viewModel(state, env));

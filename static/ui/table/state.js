@@ -28,6 +28,8 @@ export function initialState() {
     version: null, seq: null, view: null, table: null,
     settled: null,            // the `settled` event of the hand shown, once it came
     matchWon: null,
+    invite: null,             // a private table's invitation token (a seat's messages carry it)
+    rotated: false,           // a rematch moved the seats: its first hand says so
     notice: { text: "", kind: "" },
     resultDismissed: false,
     leaving: false,           // "Leave seat" pressed: go to the lobby once the table says so
@@ -65,6 +67,7 @@ export function reduce(state, msg, env) {
 function absorb(s, msg, env) {
   const prevPhase = s.view ? s.view.phase : null;
   Object.assign(s, { version: msg.version, seq: msg.seq, view: msg.view, table: msg.table, took: true });
+  if (msg.invite !== undefined) s.invite = msg.invite;
   (msg.events || []).forEach((ev) => onEvent(s, ev, env));
   const phase = s.view ? s.view.phase : null;
   if (phase !== prevPhase) {
@@ -82,10 +85,19 @@ function onEvent(s, ev, env) {
   else if (ev.type === "throw_failed") info(fmt(L.throw_failed, { name: nameOf(s, env, ev.seat), cards: cards(ev.played) }));
   // The server names a bomb: the page holds no rule of what one is.
   else if (ev.type === "played" && ev.bomb) info(fmt(L.bomb, { name: nameOf(s, env, ev.seat), cards: cards(ev.cards) }));
-  else if (ev.type === "hand_started") { s.settled = null; s.notice = { text: "", kind: "" }; }
+  else if (ev.type === "hand_started") {
+    s.settled = null;
+    // The first hand of a rematch says the seats moved (its `rematch_started` came first).
+    s.notice = s.rotated ? { text: L.rematch_started, kind: "info" } : { text: "", kind: "" };
+    s.rotated = false;
+  }
   else if (ev.type === "surrendered") info(fmt(L.surrendered, { name: nameOf(s, env, ev.seat) }));
   else if (ev.type === "match_won") s.matchWon = ev;
   else if (ev.type === "match_started") s.matchWon = null;
+  else if (ev.type === "rematch_answered" && !ev.accept) info(fmt(L.rematch_declined, { name: nameOf(s, env, ev.seat) }));
+  else if (ev.type === "rematch_ended" && L["rematch_ended_" + ev.reason]) info(L["rematch_ended_" + ev.reason]);
+  else if (ev.type === "rematch_started") s.rotated = true;
+  else if (ev.type === "invite_renewed") info(fmt(L.invite_renewed, { name: nameOf(s, env, ev.seat) }));
 }
 
 // --- reading the state ---------------------------------------------------------------------
@@ -159,6 +171,9 @@ export function viewModel(s, env) {
     handNote: hand.cards.some((c) => c.kitty) ? L.kitty_marked : "",
     controls: controlsModel(s, env),
     result: result,
+    rematch: rematchModel(s, env),
+    // A private table's invitation link, for a seat (the page puts its origin in front).
+    invite: s.invite && env.client.invite_url ? env.client.invite_url.replace("{token}", s.invite) : null,
     timer: timerModel(s),
     notice: s.notice,
     // Leave seat pressed and the table no longer seats this player: back to the lobby.
@@ -363,6 +378,12 @@ function controlsModel(s, env) {
   const phase = v ? v.phase : "waiting";
   const out = [];
   if (info && info.auto) out.push({ op: "send", label: L.take_back, cls: "warn", action: { type: "take_back" } });
+  if (phase === "end" && v.rematch) {
+    // A rematch offered (the view's `rematch`): answered in place of Next hand.
+    rematchControls(s, env).forEach((control) => out.push(control));
+    out.push({ op: "leave", label: L.leave, cls: "" });
+    return out;
+  }
   if (phase === "waiting" || phase === "end") {
     if (info && !info.ready) {
       out.push({ op: "send", label: phase === "end" ? L.next_hand : L.ready, cls: "primary", action: { type: "ready" } });
@@ -385,6 +406,31 @@ function controlsModel(s, env) {
                lead: v.trick && v.trick.plays.length ? v.trick.plays[0].length : null });
   }
   return out;
+}
+
+/* The rematch the view offers (`rematch`: who accepted, whom it waits for), in words, and
+   whether this seat still answers it; null without an offer. */
+function rematchModel(s, env) {
+  const L = env.client.catalog.labels;
+  const offer = s.view && s.view.rematch;
+  if (!offer) return null;
+  const names = (seats) => seats.map((seat) => nameOf(s, env, seat)).join(" · ");
+  const lines = [L.rematch_offer];
+  if (offer.accepted.length) lines.push(fmt(L.rematch_accepted_by, { names: names(offer.accepted) }));
+  if (offer.waiting.length) lines.push(fmt(L.rematch_waiting, { names: names(offer.waiting) }));
+  return { lines: lines, controls: rematchControls(s, env) };
+}
+
+/* Play again / No thanks, for a seat the offer still waits for. */
+function rematchControls(s, env) {
+  const L = env.client.catalog.labels;
+  const offer = s.view && s.view.rematch;
+  const me = mySeat(env);
+  if (!offer || me == null || offer.waiting.indexOf(me) < 0) return [];
+  return [
+    { op: "send", label: L.rematch_accept, cls: "primary rematch-accept", action: { type: "rematch", accept: true } },
+    { op: "send", label: L.rematch_decline, cls: "rematch-decline", action: { type: "rematch", accept: false } },
+  ];
 }
 
 /* A control's words with `n` cards selected ("Bury (3/8)", "Play (2/2)"). */
@@ -451,7 +497,8 @@ function resultModel(s, env) {
                                      why: whyText(L, whys[seat], stake, settled, seat) })),
     replay: v.hand_id != null ? env.client.replay_url.replace("{hand}", v.hand_id) : null,
     kitty: partsOf(s).kitty ? v.kitty || [] : null,
-    canReady: !!(info && !info.ready),
+    // While a rematch is offered it is answered instead (the view model's `rematch`).
+    canReady: !!(info && !info.ready) && !v.rematch,
   };
 }
 
