@@ -321,11 +321,11 @@ class PlayerConsumer(_TableSocket):
         except ActionError as error:
             await self.send_error(error.code, error.message, details=error.details,
                                   params=error.params)
+
     async def invite_renew(self, content):
         """A new invitation link for the private table; the old one is revoked."""
         try:
-            await database_sync_to_async(invite_renew, thread_sensitive=ONE_WRITER)(
-                table_id=self.table_id, user=self.user)
+            await database_sync_to_async(invite_renew)(table_id=self.table_id, user=self.user)
         except ActionError as error:
             await self.send_error(error.code, error.message, details=error.details,
                                   params=error.params)

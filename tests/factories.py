@@ -3,10 +3,18 @@
 and the tests that need a plain function import them from here, instead of each file
 keeping its own copy."""
 
-from games.models import GameState, Hand
+from django.db import transaction
+
+from games.bots import bot_choose_action
+from games.models import GameState, Hand, Match
 from games.services.play import game_apply_action
+from games.services.settlement import hand_settle
 from games.services.tables import table_create, table_sit
+from games.services.timeouts import game_timer_fire
+from lobby.models import Seat
 from lobby.services import room_default_get_or_create
+
+ACE = 14
 
 
 def game_of(table):
@@ -35,3 +43,48 @@ def hand_start(table, users):
     for user in users:
         act(table, user, {"type": "ready"})
     return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def _declare(table, people):
+    """Deal by timer, and the first player who can declares (people not on 托管 declare
+    nothing by themselves, and a hand nobody declares is dealt again)."""
+    while game_of(table).state["phase"] == "deal":
+        assert game_timer_fire(table_id=table.pk, version=game_of(table).version)
+    state = game_of(table).state
+    for user in people:
+        seat = Seat.objects.get(table=table, user=user).number
+        action = bot_choose_action(state, seat)
+        if action:
+            act(table, user, action)
+            return
+
+
+def _play_out(table):
+    """Fire the table's timers until the hand ends (bots play, people time out)."""
+    while game_of(table).phase != "end":
+        assert game_timer_fire(table_id=table.pk, version=game_of(table).version)
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def match_won(table, people, settle_last=True):
+    """RULES P13 reached quickly: hands are played through the services by the table's
+    timers (bots play, `people` time out, one of them declares), each after the first from
+    both teams at A, until one wins the match; every hand but the last is settled (and the
+    last too with `settle_last`), as the settlement task would. Returns the last hand."""
+    for _ in range(10):
+        for user in people:
+            if not Seat.objects.get(table=table, user=user).ready:
+                act(table, user, {"type": "ready"})
+        _declare(table, people)
+        hand = _play_out(table)
+        match = Match.objects.get(table=table, number=1)
+        if match.ended_at is not None:
+            if settle_last:
+                hand_settle(hand_id=hand.pk)
+            return hand
+        hand_settle(hand_id=hand.pk)
+        with transaction.atomic():
+            game = GameState.objects.select_for_update().get(table=table)
+            game.state["result"]["levels_after"] = [ACE, ACE]
+            game.save(update_fields=["state"])
+    raise AssertionError("no match was won")

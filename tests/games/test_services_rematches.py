@@ -4,11 +4,9 @@ once, all four accepting starts it, a decline or the timer ends the offer and th
 on as after any hand (P14)."""
 
 import pytest
-from django.db import transaction
 
 from accounts.selectors import point_balance
-from games.bots import bot_choose_action
-from games.models import GameEvent, GameState, Hand, Match
+from games.models import GameEvent, Hand, Match
 from games.selectors import game_snapshot
 from games.services.errors import ActionError
 from games.services.play import game_apply_action, game_seat_connect
@@ -18,11 +16,10 @@ from games.services.timeouts import game_timer_fire
 from games.timers import READY_SECONDS
 from lobby.models import Seat
 from lobby.services import room_default_get_or_create
-from tests.factories import game_of, table_seated
+from tests.factories import game_of, match_won
 
 pytestmark = pytest.mark.django_db
 
-ACE = 14
 # docs/ui.md, "Play again": seat 0 stays, the others move one place round (1 → 2 → 3 → 1),
 # so the player of seat 1, seat 0's opponent, is seat 0's partner in the next match.
 MOVES = [0, 2, 3, 1]
@@ -31,50 +28,6 @@ MOVES = [0, 2, 3, 1]
 def _act(table, user, action):
     return game_apply_action(table_id=table.pk, user=user, action=action,
                              version=game_of(table).version)
-
-
-def _declare(table, people):
-    """Deal by timer, and the first player who can declares (people not on 托管 declare
-    nothing by themselves, and a hand nobody declares is dealt again)."""
-    while game_of(table).state["phase"] == "deal":
-        assert game_timer_fire(table_id=table.pk, version=game_of(table).version)
-    state = game_of(table).state
-    for user in people:
-        seat = Seat.objects.get(table=table, user=user).number
-        action = bot_choose_action(state, seat)
-        if action:
-            _act(table, user, action)
-            return
-
-
-def _play_out(table):
-    """Fire the table's timers until the hand ends (bots play, people time out)."""
-    while game_of(table).phase != "end":
-        assert game_timer_fire(table_id=table.pk, version=game_of(table).version)
-    return Hand.objects.filter(table=table).order_by("-number").first()
-
-
-def _match_won(table, people, settle_last=True):
-    """Hands are played, each after the first from both teams at A (the P13 test fixture),
-    until one wins the match; every hand but the last is settled (and the last too with
-    `settle_last`), as the settlement task would."""
-    for _ in range(10):
-        for user in people:
-            if not Seat.objects.get(table=table, user=user).ready:
-                _act(table, user, {"type": "ready"})
-        _declare(table, people)
-        hand = _play_out(table)
-        match = Match.objects.get(table=table, number=1)
-        if match.ended_at is not None:
-            if settle_last:
-                hand_settle(hand_id=hand.pk)
-            return hand
-        hand_settle(hand_id=hand.pk)
-        with transaction.atomic():
-            game = GameState.objects.select_for_update().get(table=table)
-            game.state["result"]["levels_after"] = [ACE, ACE]
-            game.save(update_fields=["state"])
-    raise AssertionError("no match was won")
 
 
 def _people(seated_table):
@@ -104,7 +57,7 @@ def _events(table, kind):
 
 def test_all_four_accepting_starts_the_next_match_at_once_with_the_seats_rotated(seated_table):
     table, users = _people(seated_table)
-    _match_won(table, users)
+    match_won(table, users)
     before = _sitters(table)
     view = game_snapshot(table_id=table.pk, seat=1)["view"]
     assert view["rematch"] == {"accepted": [], "waiting": [0, 1, 2, 3], "moves": MOVES}
@@ -134,7 +87,7 @@ def test_all_four_accepting_starts_the_next_match_at_once_with_the_seats_rotated
 
 def test_one_declining_ends_the_offer_and_the_table_goes_on_as_after_any_hand(seated_table):
     table, users = _people(seated_table)
-    _match_won(table, users)
+    match_won(table, users)
     before = _sitters(table)
     _act(table, users[0], {"type": "rematch", "accept": True})
     _act(table, users[2], {"type": "rematch", "accept": False})
@@ -155,7 +108,7 @@ def test_one_declining_ends_the_offer_and_the_table_goes_on_as_after_any_hand(se
 
 def test_the_bots_accept_at_once_and_the_player_accepting_settles_first_then_rotates(make_user):
     table, human = _bots(make_user)
-    won = _match_won(table, [human], settle_last=False)
+    won = match_won(table, [human], settle_last=False)
     view = game_snapshot(table_id=table.pk, seat=0)["view"]
     assert view["rematch"]["accepted"] == [1, 2, 3] and view["rematch"]["waiting"] == [0]
     assert [e["seat"] for e in _events(table, "rematch_answered")] == [1, 2, 3]
@@ -178,7 +131,7 @@ def test_the_bots_accept_at_once_and_the_player_accepting_settles_first_then_rot
 
 def test_the_offer_s_timer_ends_it_and_the_ready_timer_follows(make_user):
     table, human = _bots(make_user)
-    _match_won(table, [human])
+    match_won(table, [human])
     game = game_of(table)
     assert game.timer_kind == "rematch"
     assert game_timer_fire(table_id=table.pk, version=game.version)
