@@ -31,3 +31,10 @@ def test_closed_tables_leave_the_list(api, table_factory, operator):
     table_force_close(table_id=table.pk, operator=operator, reason="test")
     assert api.get("/api/v1/tables/").json()["count"] == 0
     assert api.get(f"/api/v1/tables/{table.pk}/").status_code == 404
+
+
+def test_private_tables_are_not_listed_nor_shown(api, make_user):
+    private = table_create(room=room_default_get_or_create(), user=make_user(),
+                           variant="classic", base_stake=1, cap=4, private=True)
+    assert api.get("/api/v1/tables/").json()["count"] == 0
+    assert api.get(f"/api/v1/tables/{private.pk}/").status_code == 404

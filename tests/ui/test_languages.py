@@ -122,7 +122,9 @@ def pages(client, make_user, finished_hand):
     player = make_user(username="walker", display_name="walker")
     client.force_login(player)
     room = room_default_get_or_create()
-    table = table_create(room=room, user=player, variant="guigang", base_stake=1, cap=5)
+    # Private, so that its page shows the seats' invitation panel too.
+    table = table_create(room=room, user=player, variant="guigang", base_stake=1, cap=5,
+                         private=True)
     table_bot_add(table_id=table.pk, user=player, seat=1)
     hand, _, _ = finished_hand()
     return [
@@ -153,3 +155,17 @@ def test_every_page_is_in_one_language(client, pages, language):
         if words:
             leaks[name] = words
     assert leaks == {}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_private_tables_refusals_are_in_one_language(client, make_user, language):
+    client.cookies["django_language"] = "zh-hans" if language == "zh" else "en"
+    client.force_login(make_user())
+    table = table_create(room=room_default_get_or_create(), user=make_user(),
+                         variant="classic", base_stake=1, cap=4, private=True)
+    address = reverse("ui:table", args=[table.pk])
+    for url in (address, address + "?invite=revoked"):
+        response = client.get(url)
+        assert response.status_code == 403
+        names = {str(user) for user in User.objects.all()}
+        assert foreign_words(response.content.decode(), language, allowed=names) == []

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import PointAccount
+from games.services.invites import invite_renew
 from games.services.tables import table_close, table_create
 from lobby.models import Seat, Table
 from lobby.services import room_default_get_or_create
@@ -302,3 +303,60 @@ def test_the_new_table_form_folds_what_a_newcomer_can_keep_and_unfolds_it_when_r
     create = response.content.decode().split('id="create-table"')[1].split("</form>")[0]
     more = create.split('<details class="more"')[1]
     assert more.startswith(" open>") and 'id="id_turn_timeout_error"' in more
+
+
+# --- private tables (docs/ui.md, "Private tables") -------------------------------------------
+
+
+def test_a_private_table_made_from_the_lobby_is_listed_for_nobody(client, player, make_user):
+    client.post(reverse("ui:table_create"), {"variant": "classic", "base_stake": 1, "cap": 4,
+                                             "turn_timeout": 25, "private": "on"})
+    table = Table.objects.get()
+    assert table.private and table.invite_token
+    client.force_login(make_user())
+    page = client.get(reverse("ui:lobby")).content.decode()
+    assert reverse("ui:table", args=[table.pk]) not in page
+    assert 'name="private"' in page.split('id="create-table"')[1].split("</form>")[0]
+
+
+@pytest.mark.parametrize("language, refusal, link_refused", [
+    ("en", "This table is private: only people holding its invitation link can sit or watch.",
+     "This invitation link no longer works: a player at the table has made a new one."),
+    ("zh-hans", "这是私人牌桌：只有持有邀请链接的人才能入座或旁观。",
+     "这个邀请链接已失效：桌上的玩家已生成了新链接。")])
+def test_a_stranger_is_told_why_and_the_links_holder_comes_in(client, player, make_user,
+                                                                language, refusal, link_refused):
+    client.cookies["django_language"] = language
+    owner = make_user()
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
+                         base_stake=1, cap=4, private=True)
+    address = reverse("ui:table", args=[table.pk])
+    for asked in (address, address + "?watch=1"):
+        response = client.get(asked)
+        assert response.status_code == 403 and refusal in response.content.decode()
+    response = client.get(address + "?invite=wrong")
+    assert response.status_code == 403 and link_refused in response.content.decode()
+    # The link lets its holder in and comes back to the address without the token.
+    response = client.get(f"{address}?watch=1&invite={table.invite_token}")
+    assert response.status_code == 302 and response.url == address + "?watch=1"
+    page = client.get(address)
+    assert page.status_code == 200 and client_config(page)["mode"] == "watch"
+    assert b'id="invite-panel"' not in page.content  # the link is shown to the seats only
+    client.post(reverse("ui:table_sit", args=[table.pk]), {"seat": 2})
+    assert Seat.objects.get(table=table, number=2).user_id == player.pk
+    page = client.get(address)
+    assert client_config(page)["invite_url"] == address + "?invite={token}"
+    assert b'id="invite-panel"' in page.content
+
+
+def test_a_revoked_link_no_longer_lets_anyone_in(client, player, make_user):
+    owner = make_user()
+    table = table_create(room=room_default_get_or_create(), user=owner, variant="classic",
+                         base_stake=1, cap=4, private=True)
+    old = table.invite_token
+    invite_renew(table_id=table.pk, user=owner)
+    address = reverse("ui:table", args=[table.pk])
+    assert client.get(f"{address}?invite={old}").status_code == 403
+    response = client.post(reverse("ui:table_sit", args=[table.pk]), {"seat": 1}, follow=True)
+    assert "only people holding its invitation link can sit here" in response.content.decode()
+    assert Seat.objects.get(table=table, number=1).user_id is None

@@ -353,3 +353,55 @@ for (const variant of VARIANTS) {
     assert.ok(dimmedSome, "some follow dimmed a card");
   });
 }
+
+// Play again (docs/ui.md): the view's `rematch` is answered with the two buttons while it waits
+// for this seat, in place of Next hand; a private table's seats get their invitation link.
+test("a rematch offered is answered in place of Next hand, only while it waits for the seat", () => {
+  const stream = load("classic");
+  const labels = Object.assign({}, stream.client.catalog.labels, {
+    rematch_offer: "Play again?", rematch_accepted_by: "Accepted: {names}",
+    rematch_waiting: "Waiting for: {names}", rematch_accept: "Play again",
+    rematch_decline: "No, thanks", rematch_declined: "{name} declines",
+    rematch_started: "Seats moved", invite_renewed: "{name} renewed",
+  });
+  const client = Object.assign({}, stream.client, { catalog: Object.assign({}, stream.client.catalog, { labels: labels }),
+                                                    invite_url: "/tables/7/?invite={token}" });
+  const env = { client: client, cardLabel: (t) => "<" + t + ">", suits: SUITS, lang: "en" };
+  const last = stream.messages[stream.messages.length - 1];
+  let state = initialState();
+  for (const msg of stream.messages) state = reduce(state, msg, env);
+  const name = (seat) => env.client.catalog.labels.bot_name.replace("{n}", last.table.seats[seat].bot_number);
+  const offered = (accepted, waiting) => Object.assign({}, last, {
+    seq: state.seq + 1, prev_seq: state.seq, events: [],
+    view: Object.assign({}, last.view, { rematch: { accepted: accepted, waiting: waiting, moves: [0, 2, 3, 1] } }) });
+  let s = reduce(state, offered([1, 2, 3], [0]), env);
+  let vm = viewModel(s, env);
+  const sends = vm.controls.filter((c) => c.op === "send").map((c) => c.action);
+  assert.deepEqual(sends, [{ type: "rematch", accept: true }, { type: "rematch", accept: false }]);
+  assert.ok(vm.controls.some((c) => c.op === "leave"));
+  assert.equal(vm.result.canReady, false);
+  assert.deepEqual(vm.rematch.lines, ["Play again?", "Accepted: " + [1, 2, 3].map(name).join(" · "),
+                                      "Waiting for: " + last.table.seats[0].name + " (" + labels.you + ")"]);
+  assert.equal(vm.rematch.controls.length, 2);
+  // Once this seat accepted it waits like the others: no button, no Next hand.
+  s = reduce(s, Object.assign(offered([0, 1, 2], [3]), { seq: s.seq + 1, prev_seq: s.seq }), env);
+  vm = viewModel(s, env);
+  assert.deepEqual(vm.controls.map((c) => c.op), ["leave"]);
+  assert.deepEqual(vm.rematch.controls, []);
+  // A seat declining says who; no offer: Next hand again.
+  s = reduce(s, Object.assign({}, last, { seq: s.seq + 1, prev_seq: s.seq,
+    events: [{ type: "rematch_answered", seat: 3, accept: false, seq: s.seq + 1 }] }), env);
+  vm = viewModel(s, env);
+  assert.equal(vm.notice.text, name(3) + " declines");
+  assert.equal(vm.rematch, null);
+  assert.deepEqual(vm.controls[0].action, { type: "ready" });
+  // No invitation for a table that is not private; the seats' token makes the link.
+  assert.equal(vm.invite, null);
+  s = reduce(s, Object.assign({}, last, { seq: s.seq + 1, prev_seq: s.seq, events: [], invite: "tok" }), env);
+  assert.equal(viewModel(s, env).invite, "/tables/7/?invite=tok");
+  // The first hand of a rematch says the seats moved.
+  s = reduce(s, Object.assign({}, last, { seq: s.seq + 2, prev_seq: s.seq, events: [
+    { type: "rematch_started", moves: [0, 2, 3, 1], seq: s.seq + 1 },
+    { type: "hand_started", hand: 9, seq: s.seq + 2 }] }), env);
+  assert.equal(viewModel(s, env).notice.text, "Seats moved");
+});
