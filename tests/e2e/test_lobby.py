@@ -3,7 +3,9 @@
 against bots" and "new table" each show one game choice and only that game's options (on a
 desktop and a phone), and opens a table of each of the four games with the form's defaults,
 landing at the table; the last one, left empty, leaves the lobby once its grace has run out
-(TABLE_ABANDONED_GRACE_SECONDS, short in tests/e2e/conftest.py)."""
+(TABLE_ABANDONED_GRACE_SECONDS, short in tests/e2e/conftest.py). Issue 34: a private table
+opened from the lobby, its link copied, a stranger refused, the invited one seated, a new
+link that the old one's holder can no longer use."""
 
 import re
 import time
@@ -124,3 +126,48 @@ def test_a_newcomer_registers_and_opens_a_table_of_every_game_with_the_defaults(
         time.sleep(0.2)
     page.reload()
     expect(card).to_have_count(0)
+
+
+def test_a_private_table_refuses_a_stranger_seats_the_invited_and_revokes_the_old_link(
+        live, new_context, shots, make_user):
+    for name in ("host", "stranger", "friend"):
+        make_user(username=name, password=PASSWORD, preferred_language="en")
+    host = new_context(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"]
+                       ).new_page()
+    log_in(host, live, "host")
+    host.goto(f"{live}/lobby/")
+    host.check("#id_private")
+    host.click("#create-table button[type=submit]")
+    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table = re.search(r"/tables/(\d+)/", host.url).group(1)
+    link = host.locator("#invite-link")
+    expect(link).to_have_value(re.compile(rf"^{re.escape(live)}/tables/{table}/\?invite=[\w-]{{20,}}$"))
+    host.click("#invite-copy")
+    expect(host.locator("#invite-status")).to_have_text("Copied.")
+    assert host.evaluate("navigator.clipboard.readText()") == link.input_value()
+    host.screenshot(path=shots / "private-invite.png")
+    invitation = link.input_value()
+
+    stranger = new_context(viewport=DESKTOP).new_page()
+    log_in(stranger, live, "stranger")
+    stranger.goto(f"{live}/lobby/")
+    expect(stranger.locator(f'article.table-card[data-table="{table}"]')).to_have_count(0)
+    assert stranger.goto(f"{live}/tables/{table}/?watch=1").status == 403
+    expect(stranger.locator("#private-refusal")).to_contain_text("This table is private")
+
+    friend = new_context(viewport=DESKTOP).new_page()
+    log_in(friend, live, "friend")
+    friend.goto(invitation)
+    friend.wait_for_url(re.compile(rf"/tables/{table}/$"))  # the token left the address
+    friend.locator(".seat button.small", has_text="Sit").first.click()
+    expect(friend.locator("#invite-panel")).to_be_visible()
+    expect(friend.locator("#invite-link")).to_have_value(invitation)
+
+    # A new link: both seats' pages show it, and the old one lets the stranger in no more.
+    host.click("#invite-renew")
+    expect(link).not_to_have_value(invitation)
+    renewed = link.input_value()
+    expect(friend.locator("#invite-link")).to_have_value(renewed)
+    expect(friend.locator("#notice")).to_contain_text("made a new invitation link")
+    assert stranger.goto(invitation).status == 403
+    expect(stranger.locator("#private-refusal")).to_contain_text("This invitation link no longer works")

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.engine.cards import format_cards
 from games.engine.registry import machine_for
 from games.models import GameState, Hand, Match
-from lobby.models import Table
+from lobby.models import Seat, Table
 
 from .hand import click_cards, hand_cards, visible_centre, visible_widths, wait_hand_changed
 from .test_table import DESKTOP, PHONE, log_in
@@ -176,8 +176,13 @@ def one_hand_from_ace(table_id):
         game.save(update_fields=["state"])
 
 
-def test_a_match_is_won_past_ace_and_the_next_starts_at_the_first_level(live, new_context,
-                                                                        make_user, shots):
+def seat_users(table_id):
+    return list(Seat.objects.filter(table_id=table_id).order_by("number")
+                .values_list("user_id", flat=True))
+
+
+def test_a_match_won_past_ace_offers_play_again_and_accepting_starts_the_next(
+        live, new_context, make_user, shots):
     make_user(username="champion")
     page = new_context(viewport=DESKTOP).new_page()
     log_in(page, live, "champion")
@@ -195,9 +200,21 @@ def test_a_match_is_won_past_ace_and_the_next_starts_at_the_first_level(live, ne
     assert match.players.count() == 4
     won = page.locator("#result-lines .match-won")
     expect(won).to_contain_text(f"win the match in {match.hands} hands")
+    # Play again, offered in the result in place of Next hand; the three bots accepted at once.
+    offer = page.locator("#result-rematch")
+    expect(offer).to_contain_text("Play again? The same rules")
+    expect(offer).to_contain_text("Accepted: Bot")
+    expect(offer).to_contain_text("Waiting for: champion")
+    expect(page.locator("#result-controls button.rematch-decline")).to_have_text("No, thanks")
+    expect(page.locator("#result-controls button", has_text="Next hand")).to_have_count(0)
     page.screenshot(path=shots / "match-won-desktop.png")
-    next_hand(page)
+    page.locator("#result").screenshot(path=shots / "play-again.png")
+    before = seat_users(table_id)
+    page.locator("#result-controls button.rematch-accept").click()
     expect(page.locator("#phase-text")).to_contain_text("Match 2 · hand 1")
+    expect(page.locator("#notice")).to_have_text("Rematch: the seats moved round, new partners.")
+    # Seat 0 stays, the others move one place round (docs/ui.md, "Play again").
+    assert seat_users(table_id) == [before[0], before[3], before[1], before[2]]
     state = state_of(table_id)
     assert state["levels"] == [2, 2] and state["first_hand"]
     phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
