@@ -378,21 +378,33 @@ export function tableDrawing(app, env, on) {
     kitty.innerHTML = "";
     kitty.hidden = $("result-kitty-title").hidden = !r.kitty;
     if (r.kitty) kitty.appendChild(cardRow(r.kitty, "cards-row small"));
-    // Play again: the offer in words, and its answers for a seat it waits for.
-    const offer = $("result-rematch");
-    offer.hidden = !vm.rematch;
-    offer.innerHTML = "";
-    if (vm.rematch) vm.rematch.lines.forEach((text) => offer.appendChild(Object.assign(document.createElement("p"), { textContent: text })));
+    drawRematch();
     const controls = $("result-controls");
     controls.innerHTML = "";
-    (vm.rematch ? vm.rematch.controls : []).forEach((control) => {
-      controls.appendChild(button(control.label, () => on.control(control), control.cls));
-    });
     if (r.canReady) controls.appendChild(button(L.next_hand, () => on.control({ op: "send", action: { type: "ready" } }), "primary"));
     controls.appendChild(button("✕", () => on.dismiss(), "close"));
     // On a phone the result sits in the page under the felt (site.css): bring it into view
     // when it comes, as the box over the page does on a desktop by itself.
     if (appearing && getComputedStyle(box).position === "static") box.scrollIntoView({ block: "nearest" });
+  }
+
+  /* Play again, on top of the result: the offer in words, and its answers for a seat it
+     still waits for. */
+  function drawRematch() {
+    const offer = $("result-rematch");
+    offer.hidden = !vm.rematch;
+    offer.innerHTML = "";
+    if (!vm.rematch) return;
+    vm.rematch.lines.forEach((text) => {
+      const line = document.createElement("p");
+      line.textContent = text;
+      offer.appendChild(line);
+    });
+    if (!vm.rematch.controls.length) return;
+    const answers = document.createElement("p");
+    answers.className = "controls";
+    vm.rematch.controls.forEach((control) => answers.appendChild(button(control.label, () => on.control(control), control.cls)));
+    offer.appendChild(answers);
   }
 
   /* A hint: exactly `tokens` selected in the drawn hand, as the player's clicks would. */
