@@ -20,8 +20,8 @@ from accounts.selectors import api_token_of, ledger_history, point_balance, user
 from accounts.services import api_token_create, api_token_revoke, relief_grant, user_prefs_set
 from games.selectors import HandInProgress, hand_finished_get, hand_replay_build, table_admits
 from games.services import tables as table_services
-from games.services.invites import invite_use
 from games.services.errors import ActionError
+from games.services.invites import invite_use
 from games.stakes import smallest_table_need
 from games.variants import (
     descriptor,

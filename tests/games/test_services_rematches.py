@@ -10,7 +10,6 @@ from games.models import GameEvent, Hand, Match
 from games.selectors import game_snapshot
 from games.services.errors import ActionError
 from games.services.play import game_apply_action, game_seat_connect
-from games.services.settlement import hand_settle
 from games.services.tables import table_bot_add, table_create
 from games.services.timeouts import game_timer_fire
 from games.timers import READY_SECONDS
