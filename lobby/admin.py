@@ -30,8 +30,8 @@ class TableAdmin(ReadOnlyAdmin):
     with the add and change forms that do, and force-close."""
 
     list_display = ("id", "name", "room", "variant", "phase", "players", "base_stake",
-                    "turn_timeout", "spectators", "created_at")
-    list_filter = ("game__phase", "variant", "room")
+                    "turn_timeout", "spectators", "private", "created_at")
+    list_filter = ("game__phase", "variant", "room", "private")
     list_select_related = ("room", "game")
     search_fields = ("=id", "name", "seats__user__username", "seats__user__display_name")
     inlines = [SeatInline]

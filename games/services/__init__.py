@@ -8,9 +8,11 @@ one of these modules, each named for what it changes, over one unit of work:
 - timeouts: a table's timer running out
 - seating: sitting, standing, 托管, time-outs, backed bots
 - hands: ready, a hand's start, engine steps, its end, voiding it
-- matches: the match a hand belongs to and its winner
+- matches: the match a hand belongs to, its winner, and the rematch offered then
+- rematches: a seat's answer to the rematch, and the next match all four accepting starts
 - settlement: paying a hand out and counting it in the statistics
 - tables: opening, changing and closing tables
+- invites: a private table's invitation link: letting its holder in, renewing it
 - chat: table chat
 - advice: what a seat asks that changes nothing: a hint, a check of a selection
 
