@@ -1,0 +1,52 @@
+"""The rating model: openskill's Plackett–Luce over the two sides of a hand (docs/ratings.md).
+
+Pure arithmetic over (mu, sigma) pairs, no database: stats.services keeps the rows, this
+module says what a hand does to them, what a bot's fixed rating is and what number a
+player is shown.
+"""
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+# The library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300), written out so an
+# upgrade that changed them could not move every rating silently.
+MU, SIGMA, BETA, TAU = 25.0, 25.0 / 3.0, 25.0 / 6.0, 25.0 / 300.0
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
+
+# Ratings this few hands old are marked provisional (lichess's "?" after the number).
+PROVISIONAL_HANDS = 20
+
+# The number players see: the conservative mu − 3·sigma (the library's ordinal), scaled so a
+# newcomer (25 − 3 × 25/3 = 0) shows 1000 and a unit of skill 40 points.
+SHOWN_SCALE, SHOWN_OFFSET = 40.0, 1000.0
+
+# The bots' fixed ratings per level, calibrated from bench/bot_match.py (docs/ratings.md,
+# "Bots"): the Easy level at the newcomer's mu, the others above it by what the measured
+# share of hands won against Easy means in this model. A small sigma: the rating is known,
+# so a hand against bots moves the people at the table by what it says about them alone.
+BOT_SIGMA = 1.0
+BOT_MU = {"easy": 25.0, "normal": 25.8, "hard": 26.4}
+
+Pair = tuple[float, float]
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The one number a rating is shown as."""
+    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=SHOWN_SCALE, target=SHOWN_OFFSET))
+
+
+def bot_rating(level: str) -> Pair:
+    """The fixed (mu, sigma) of a bot of `level`; a level without a calibration plays as
+    Easy."""
+    return BOT_MU.get(level, BOT_MU["easy"]), BOT_SIGMA
+
+
+def hand_rate(*, teams: Sequence[Sequence[Pair]], ranks: Sequence[int]) -> list[list[Pair]]:
+    """Each seat's (mu, sigma) after a hand between `teams` (lists of (mu, sigma), of any
+    sizes: point_bid's dealer plays alone against three) finishing in `ranks` (0 for the
+    side that won, 1 for the side that lost; equal ranks for a hand that moved nothing).
+    The margin is not weighed in (docs/ratings.md)."""
+    rated = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+                       ranks=[float(rank) for rank in ranks])
+    return [[(player.mu, player.sigma) for player in team] for team in rated]
