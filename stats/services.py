@@ -203,7 +203,11 @@ def rating_reverse_hand(*, hand_id: int) -> bool:
     rated.save(update_fields=["reversed_at"])
     for hand in later:
         _hand_apply(rated=hand, rows=rows, save=False)
-    Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "shown", "hands", "updated_at"])
+    # A player no remaining hand rated has no rating, as a recompute would leave them.
+    unrated = [row.pk for row in rows.values() if not row.hands]
+    Rating.objects.filter(pk__in=unrated).delete()
+    Rating.objects.bulk_update([row for row in rows.values() if row.hands],
+                               ["mu", "sigma", "shown", "hands", "updated_at"])
     return True
 
 
