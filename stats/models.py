@@ -3,6 +3,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from stats.ratings import PROVISIONAL_HANDS
+
 # The PlayerStats row that sums a player's hands over every variant.
 ALL_VARIANTS = "all"
 
@@ -108,6 +110,10 @@ class Rating(models.Model):
 
     def __str__(self):
         return f"{self.user_id} {self.variant} {self.shown}"
+
+    @property
+    def provisional(self):
+        return self.hands < PROVISIONAL_HANDS
 
 
 class RatedHand(models.Model):

@@ -143,7 +143,7 @@ def player_ratings(*, user: User, variants: list[str]) -> list[PlayerRating]:
                              hands=0, provisional=False, fixed=True) for variant in variants]
     rows = {row.variant: row for row in Rating.objects.filter(user=user)}
     return [PlayerRating(variant=variant, shown=row.shown, mu=row.mu, sigma=row.sigma,
-                         hands=row.hands, provisional=row.hands < ratings.PROVISIONAL_HANDS,
+                         hands=row.hands, provisional=row.provisional,
                          fixed=False)
             for variant in variants if (row := rows.get(variant)) is not None]
 

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (
 
 from accounts.services import user_create
 from games.models import Hand, HandPlayer
-from games.services.settlement import hand_stats_record
+from games.services.settlement import hand_stats_record, ratings_recompute
 from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 
@@ -59,6 +59,7 @@ def some_data(db, wsgi_keeps_the_test_connection):
     HandPlayer.objects.bulk_create(HandPlayer(hand=hand, seat=s, user=u, points=0)
                                    for s, u in enumerate(users))
     hand_stats_record(hand=hand)
+    ratings_recompute()
     return Token.objects.create(user=users[0]).key
 
 
