@@ -21,12 +21,15 @@ PROVISIONAL_HANDS = 20
 # newcomer (25 − 3 × 25/3 = 0) shows 1000 and a unit of skill 40 points.
 SHOWN_SCALE, SHOWN_OFFSET = 40.0, 1000.0
 
-# The bots' fixed ratings per level, calibrated from bench/bot_match.py (docs/ratings.md,
-# "Bots"): the Easy level at the newcomer's mu, the others above it by what the measured
-# share of hands won against Easy means in this model. A small sigma: the rating is known,
-# so a hand against bots moves the people at the table by what it says about them alone.
+# The bots' fixed ratings per variant and level, calibrated once from bench/bot_match.py
+# (docs/ratings.md, "Bots"): Easy at the newcomer's mu, Normal and Hard above it by what
+# their measured share of hands won against Easy means in this model. A small sigma: the
+# rating is known, so a hand against bots moves the people at the table by what it says
+# about them alone. A variant without a calibration of its own takes classic's.
 BOT_SIGMA = 1.0
-BOT_MU = {"easy": 25.0, "normal": 25.8, "hard": 26.4}
+BOT_MU = {
+    "classic": {"easy": 25.0, "normal": 25.78, "hard": 26.93},
+}
 
 Pair = tuple[float, float]
 
@@ -36,10 +39,10 @@ def shown(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=SHOWN_SCALE, target=SHOWN_OFFSET))
 
 
-def bot_rating(level: str) -> Pair:
-    """The fixed (mu, sigma) of a bot of `level`; a level without a calibration plays as
-    Easy."""
-    return BOT_MU.get(level, BOT_MU["easy"]), BOT_SIGMA
+def bot_rating(level: str, variant: str) -> Pair:
+    """The fixed (mu, sigma) of a bot of `level` in `variant`."""
+    levels = BOT_MU.get(variant, BOT_MU["classic"])
+    return levels.get(level, levels["easy"]), BOT_SIGMA
 
 
 def hand_rate(*, teams: Sequence[Sequence[Pair]], ranks: Sequence[int]) -> list[list[Pair]]:

@@ -138,9 +138,10 @@ def player_ratings(*, user: User, variants: list[str]) -> list[PlayerRating]:
     """The player's ratings in the variants they were rated in, by `variants`' order; a bot
     has its level's fixed rating in every one of `variants`."""
     if user.is_bot:
-        mu, sigma = ratings.bot_rating(user.bot_level)
+        fixed = {variant: ratings.bot_rating(user.bot_level, variant) for variant in variants}
         return [PlayerRating(variant=variant, shown=ratings.shown(mu, sigma), mu=mu, sigma=sigma,
-                             hands=0, provisional=False, fixed=True) for variant in variants]
+                             hands=0, provisional=False, fixed=True)
+                for variant, (mu, sigma) in fixed.items()]
     rows = {row.variant: row for row in Rating.objects.filter(user=user)}
     return [PlayerRating(variant=variant, shown=row.shown, mu=row.mu, sigma=row.sigma,
                          hands=row.hands, provisional=row.provisional,
