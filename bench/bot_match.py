@@ -31,7 +31,8 @@ load, so two runs of different code on the same seed are a paired A/B comparison
 over its two hands), for comparing two runs deal by deal.
 
 Team variants also print the share of hands the bots' team won (a hand that moved no level
-counts half): the figure the bots' fixed ratings are calibrated from (docs/ratings.md).
+counts half): the figure the bots' fixed ratings are calibrated from (docs/ratings.md);
+point_bid the share of hands its dealer (alone against three) won.
 """
 
 import argparse
@@ -197,9 +198,10 @@ def bots_won(variant_id, bots, dealer, result):
     return bot, bot + other
 
 
-def hand_won(bots, result):
-    """1 if the bots' team won the hand, 0 if it lost, 0.5 if no level moved (team variants)."""
-    delta = result["deltas"][bots[0]]
+def hand_won(variant_id, bots, dealer, result):
+    """Team variants: 1 if the bots' team won the hand, 0 if it lost, 0.5 if no level moved.
+    point_bid: 1 if the dealer won (made the contract)."""
+    delta = result["deltas"][dealer if variant_id == "point_bid" else bots[0]]
     return 1.0 if delta > 0 else 0.0 if delta < 0 else 0.5
 
 
@@ -218,7 +220,7 @@ def play_deal(job):
         b, t = bots_won(variant, bots, state["dealer"], state["result"])
         won += b
         total += t
-        hands += hand_won(bots, state["result"])
+        hands += hand_won(variant, bots, state["dealer"], state["result"])
         times += table.times
     return won, total, times, hands
 
@@ -272,10 +274,10 @@ def main(argv=None):
           f"bot {args.bot} (budget {budget}) vs {args.opponents}, {args.jobs} job(s)")
     print(f"bots' share of {unit} won: {share:.1%} ({won} of {total}), 95 % CI "
           f"{max(share - half, 0):.1%}–{min(share + half, 1):.1%} (deals resampled as units)")
-    if args.variant != "point_bid":
-        share, half = share_interval([(r[3], 2) for r in results])
-        print(f"bots' share of hands won: {share:.1%} ({sum(r[3] for r in results):g} of "
-              f"{2 * deals}), 95 % CI {max(share - half, 0):.1%}–{min(share + half, 1):.1%}")
+    share, half = share_interval([(r[3], 2) for r in results])
+    whose = "the dealer's" if args.variant == "point_bid" else "bots'"
+    print(f"{whose} share of hands won: {share:.1%} ({sum(r[3] for r in results):g} of "
+          f"{2 * deals}), 95 % CI {max(share - half, 0):.1%}–{min(share + half, 1):.1%}")
     if decisions:
         print_times(decisions)
     print(f"{2 * deals / elapsed:.2f} hands/s ({elapsed:.1f} s)")
