@@ -75,3 +75,17 @@ def test_api_never_answers_500(case, some_data):
     case.call_and_validate(headers=headers,
                            checks=[not_a_server_error, status_code_conformance,
                                    response_schema_conformance])
+
+
+def test_the_schema_documents_the_ratings(client, db):
+    doc = client.get("/api/v1/schema/?format=json").json()
+    board = doc["paths"]["/api/v1/leaderboards/rating/"]["get"]
+    [variant] = [p for p in board["parameters"] if p["name"] == "variant"]
+    assert variant["required"] is True and "all" not in variant["schema"]["enum"]
+    assert {"classic", "point_bid"} <= set(variant["schema"]["enum"])
+    schemas = doc["components"]["schemas"]
+    assert {"rank", "player", "rating", "mu", "sigma", "hands", "provisional"} <= \
+        set(schemas["RatingRow"]["properties"])
+    assert schemas["Player"]["properties"]["ratings"]["items"]["$ref"].endswith("/Rating")
+    assert set(schemas["Rating"]["required"]) == {"variant", "rating", "mu", "sigma", "hands",
+                                                  "provisional", "fixed"}
