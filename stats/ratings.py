@@ -21,15 +21,13 @@ PROVISIONAL_HANDS = 20
 # newcomer (25 − 3 × 25/3 = 0) shows 1000 and a unit of skill 40 points.
 SHOWN_SCALE, SHOWN_OFFSET = 40.0, 1000.0
 
-# The bots' fixed ratings per variant and level, calibrated once from bench/bot_match.py
-# (docs/ratings.md, "Bots"): Easy at the newcomer's mu, Normal and Hard above it by what
-# their measured share of hands won against Easy means in this model. A small sigma: the
-# rating is known, so a hand against bots moves the people at the table by what it says
-# about them alone. A variant without a calibration of its own takes classic's.
+# The bots' fixed ratings per level, calibrated once from bench/bot_match.py (docs/ratings.md,
+# "Bots"): Easy at the newcomer's mu, Normal and Hard above it by what their share of hands
+# won against Easy on the three team games together means in this model; the same in every
+# game (per game, the short runs could not tell the levels apart). A small sigma: the rating
+# is known, so a hand against bots moves the people at the table by what it says about them.
 BOT_SIGMA = 1.0
-BOT_MU = {
-    "classic": {"easy": 25.0, "normal": 25.78, "hard": 26.93},
-}
+BOT_MU = {"easy": 25.0, "normal": 25.86, "hard": 26.29}
 
 Pair = tuple[float, float]
 
@@ -39,10 +37,9 @@ def shown(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=SHOWN_SCALE, target=SHOWN_OFFSET))
 
 
-def bot_rating(level: str, variant: str) -> Pair:
-    """The fixed (mu, sigma) of a bot of `level` in `variant`."""
-    levels = BOT_MU.get(variant, BOT_MU["classic"])
-    return levels.get(level, levels["easy"]), BOT_SIGMA
+def bot_rating(level: str) -> Pair:
+    """The fixed (mu, sigma) of a bot of `level` (a level without a calibration: Easy's)."""
+    return BOT_MU.get(level, BOT_MU["easy"]), BOT_SIGMA
 
 
 def hand_rate(*, teams: Sequence[Sequence[Pair]], ranks: Sequence[int]) -> list[list[Pair]]:

@@ -138,10 +138,9 @@ def player_ratings(*, user: User, variants: list[str]) -> list[PlayerRating]:
     """The player's ratings in the variants they were rated in, by `variants`' order; a bot
     has its level's fixed rating in every one of `variants`."""
     if user.is_bot:
-        fixed = {variant: ratings.bot_rating(user.bot_level, variant) for variant in variants}
+        mu, sigma = ratings.bot_rating(user.bot_level)
         return [PlayerRating(variant=variant, shown=ratings.shown(mu, sigma), mu=mu, sigma=sigma,
-                             hands=0, provisional=False, fixed=True)
-                for variant, (mu, sigma) in fixed.items()]
+                             hands=0, provisional=False, fixed=True) for variant in variants]
     rows = {row.variant: row for row in Rating.objects.filter(user=user)}
     return [PlayerRating(variant=variant, shown=row.shown, mu=row.mu, sigma=row.sigma,
                          hands=row.hands, provisional=row.provisional,

@@ -242,7 +242,7 @@ def _hand_apply(*, rated: RatedHand, rows: dict[int, Rating], save: bool) -> Non
     the new ratings into `rows`, and save those unless `save` is False (a reversal saves
     every row it touched once, at its end)."""
     teams = [[(user_id, level) for user_id, level in team] for team in rated.teams]
-    before = [[ratings.bot_rating(level, rated.variant) if level else (rows[user_id].mu, rows[user_id].sigma)
+    before = [[ratings.bot_rating(level) if level else (rows[user_id].mu, rows[user_id].sigma)
                for user_id, level in team] for team in teams]
     after = ratings.hand_rate(teams=before, ranks=rated.ranks)
     now = timezone.now()

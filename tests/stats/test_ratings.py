@@ -88,5 +88,5 @@ def test_the_shown_number_is_mu_less_three_sigma_scaled():
 def test_bots_hold_the_documented_ratings():
     # docs/ratings.md, "Bots": (mu, sigma) per level.
     assert ratings.bot_rating("easy") == (25.0, 1.0)
-    assert ratings.bot_rating("normal") == (25.8, 1.0)
-    assert ratings.bot_rating("hard") == (26.4, 1.0)
+    assert ratings.bot_rating("normal") == (25.86, 1.0)
+    assert ratings.bot_rating("hard") == (26.29, 1.0)
