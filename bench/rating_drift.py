@@ -4,8 +4,9 @@ and wins with the given chance, whoever they are; prints the four ratings as the
 
     python bench/rating_drift.py [--dealer-wins 0.22] [--hands 1000] [--seed 1]
 
-With sides summed as openskill sums them, a fair model would leave the four where they
-started on average; they sink instead until the sums predict the dealer's share.
+The lone dealer plays with the contract beside them (stats.ratings.contract_mu): the four
+stay where they started on average, up to the random walk; on bare sums they sank together
+until the sums predicted the dealer's share.
 """
 
 import argparse

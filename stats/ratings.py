@@ -5,6 +5,7 @@ module says what a hand does to them, what a bot's fixed rating is and what numb
 player is shown.
 """
 
+import math
 from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
@@ -29,6 +30,15 @@ SHOWN_SCALE, SHOWN_OFFSET = 40.0, 1000.0
 BOT_SIGMA = 1.0
 BOT_MU = {"easy": 25.0, "normal": 25.86, "hard": 26.29}
 
+# point_bid's lone dealer (one against three) won 22 % of 200 hands among four equal
+# players (Easy bots, bench/bot_match.py; docs/ratings.md, "One against three"): the
+# bidding sets a contract that evens the sides out, which a sum of three players against
+# one cannot know. So the lone side plays with the contract beside it: a stand-in whose mu
+# makes equal players' lone side expected to win this often, and whose sigma is nil, so it
+# takes no share of the change and adds no uncertainty.
+LONE_SIDE_WINS = 0.22
+CONTRACT_SIGMA = 1e-6
+
 Pair = tuple[float, float]
 
 
@@ -46,7 +56,27 @@ def hand_rate(*, teams: Sequence[Sequence[Pair]], ranks: Sequence[int]) -> list[
     """Each seat's (mu, sigma) after a hand between `teams` (lists of (mu, sigma), of any
     sizes: point_bid's dealer plays alone against three) finishing in `ranks` (0 for the
     side that won, 1 for the side that lost; equal ranks for a hand that moved nothing).
-    The margin is not weighed in (docs/ratings.md)."""
-    rated = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
-                       ranks=[float(rank) for rank in ranks])
+    The margin is not weighed in (docs/ratings.md). A side of fewer seats plays with the
+    contract beside it (`contract_mu`)."""
+    sides = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams]
+    small = None
+    if len(teams) == 2 and len(teams[0]) != len(teams[1]):
+        small = 0 if len(teams[0]) < len(teams[1]) else 1
+        sides[small].append(MODEL.rating(mu=contract_mu(lone=teams[small], others=teams[1 - small]),
+                                         sigma=CONTRACT_SIGMA))
+    rated = MODEL.rate(sides, ranks=[float(rank) for rank in ranks])
+    if small is not None:
+        rated[small] = rated[small][:-1]  # the contract is nobody's rating
     return [[(player.mu, player.sigma) for player in team] for team in rated]
+
+
+def contract_mu(*, lone: Sequence[Pair], others: Sequence[Pair]) -> float:
+    """The mu of the contract beside the side of fewer seats: the seats it lacks, each as
+    strong as the other side's average, and c · logit(LONE_SIDE_WINS), so that between
+    equal players that side's chance (Plackett–Luce: 1 / (1 + exp(-(mu_1 − mu_2) / c)),
+    c² = Σ (sigma_side² + beta²)) is LONE_SIDE_WINS; a stronger lone player's is higher."""
+    average = sum(mu for mu, _ in others) / len(others)
+    c = math.sqrt(sum(sigma ** 2 for _, sigma in lone) + sum(sigma ** 2 for _, sigma in others)
+                  + 2 * BETA ** 2)
+    logit = math.log(LONE_SIDE_WINS / (1 - LONE_SIDE_WINS))
+    return (len(others) - len(lone)) * average + c * logit

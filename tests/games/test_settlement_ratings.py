@@ -15,7 +15,7 @@ from moderation.services import ledger_transaction_reverse
 from stats.models import RatedHand, Rating, RatingChange
 from stats.selectors import player_ratings
 from tests.factories import hand_ended, table_seated
-from tests.stats.test_ratings import MU, SIGMA, plackett_luce
+from tests.stats.test_ratings import MU, SIGMA, contract, plackett_luce
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,8 @@ def test_point_bid_rates_the_dealer_alone_against_three(make_user):
     table = table_seated(users, variant="point_bid", cap=20)
     # Dealer seat 2 makes its contract: it takes 3 base stakes from each defender.
     settle(table, users, deltas=[-3, -3, 9, -3], dealer=2)
-    (dealer,), defenders = plackett_luce([NEW], [NEW, NEW, NEW])
+    (dealer, _contract), defenders = plackett_luce([NEW, contract([NEW], [NEW] * 3)],
+                                                   [NEW, NEW, NEW])
     assert_rating(users[2], dealer, variant="point_bid")
     for seat in (0, 1, 3):
         assert_rating(users[seat], defenders[0], variant="point_bid")

@@ -61,15 +61,37 @@ def test_uneven_partners_share_the_move_by_their_uncertainty():
     assert got[1][0][0] - 31.0 < got[1][1][0] - 22.0
 
 
-def test_point_bid_one_against_three_is_rated_as_sides_of_one_and_three():
+def contract(lone, others):
+    """docs/ratings.md, "One against three": the missing seats at the others' average mu,
+    plus c · logit(0.22), c² = Σ (sigma_side² + beta²); sigma nil."""
+    c = math.sqrt(sum(s ** 2 for _, s in lone) + sum(s ** 2 for _, s in others) + 2 * BETA ** 2)
+    average = sum(mu for mu, _ in others) / len(others)
+    return ((len(others) - len(lone)) * average + c * math.log(0.22 / 0.78), 1e-6)
+
+
+def test_point_bid_one_against_three_is_rated_with_the_contract_beside_the_dealer():
     dealer, defenders = [(26.0, 5.0)], [(25.0, SIGMA), (23.0, 6.0), (28.0, 3.0)]
+    padded = dealer + [contract(dealer, defenders)]
     won = ratings.hand_rate(teams=[dealer, defenders], ranks=[0, 1])
-    assert_close(won, plackett_luce(dealer, defenders))
-    lost = ratings.hand_rate(teams=[dealer, defenders], ranks=[1, 0])
-    assert_close(lost, list(reversed(plackett_luce(defenders, dealer))))
-    # The sides are as strong as their players together: three beat one, as the model
-    # expects, so the lone dealer's win moves it far more than its loss.
-    assert won[0][0][0] - 26.0 > 10 * (26.0 - lost[0][0][0])
+    expected_dealer, expected_defenders = plackett_luce(padded, defenders)
+    assert_close(won, [expected_dealer[:1], expected_defenders])
+    lost = ratings.hand_rate(teams=[defenders, dealer], ranks=[0, 1])
+    expected_defenders, expected_dealer = plackett_luce(defenders, padded)
+    assert_close(lost, [expected_defenders, expected_dealer[:1]])
+
+
+def test_equal_players_lone_dealer_is_expected_to_win_as_often_as_dealers_do():
+    newcomer = (MU, SIGMA)
+    lone, others = [newcomer], [newcomer] * 3
+    mu_contract, _ = contract(lone, others)
+    c = math.sqrt(4 * SIGMA ** 2 + 2 * BETA ** 2)
+    chance = 1 / (1 + math.exp(-((MU + mu_contract) - 3 * MU) / c))
+    assert chance == pytest.approx(0.22)
+    assert ratings.contract_mu(lone=lone, others=others) == pytest.approx(mu_contract)
+    # So a dealer's win moves them by (1 − 0.22) / 0.22 times a loss, not 18 times.
+    won = ratings.hand_rate(teams=[lone, others], ranks=[0, 1])[0][0][0] - MU
+    lost = MU - ratings.hand_rate(teams=[lone, others], ranks=[1, 0])[0][0][0]
+    assert won / lost == pytest.approx(0.78 / 0.22, rel=0.01)
 
 
 def test_a_hand_that_moved_nothing_is_a_draw_between_equal_sides():
