@@ -15,6 +15,7 @@ urlpatterns = [
     path("tables/<int:table_id>/bot/", views.table_bot_add, name="table_bot_add"),
     path("hands/<int:pk>/replay/", views.hand_replay, name="replay"),
     path("rules/<slug:variant_id>/", views.rules, name="rules"),
+    path("ratings/", views.ratings_leaderboard, name="ratings"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/profile/settings/", views.profile_prefs, name="profile_prefs"),
     path("accounts/profile/settings.json", views.prefs_json, name="prefs"),

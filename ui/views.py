@@ -29,10 +29,13 @@ from games.variants import (
     level_name,
     rules_facts,
     seat_team,
+    variant_ids,
     variant_teams,
 )
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
+from stats.ratings import PROVISIONAL_HANDS
+from stats.selectors import leaderboard_rating
 from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
 from ui.messages import (
     LABELS,
@@ -279,6 +282,23 @@ def rules(request, variant_id):
         "facts": rules_facts(rules.id),
         "others": [(d.id, in_language(d.label)) for d in descriptors() if d.id != rules.id],
     }, request))
+
+
+RATINGS_SHOWN = 100
+
+
+def ratings_leaderboard(request):
+    """The best-rated players of one game (`?variant=`, the first game by default), open to
+    anyone: the top RATINGS_SHOWN of stats.selectors.leaderboard_rating."""
+    variant = request.GET.get("variant") or variant_ids()[0]
+    if descriptor_or_none(variant) is None:
+        raise Http404
+    return render(request, "ui/ratings.html", {
+        "variant": variant,
+        "variants": [(d.id, in_language(d.label)) for d in descriptors()],
+        "rows": list(leaderboard_rating(variant=variant)[:RATINGS_SHOWN]),
+        "provisional_hands": PROVISIONAL_HANDS,
+    })
 
 
 def _profile_page(request, prefs_form=None, status=200):
