@@ -132,7 +132,7 @@ LABELS = {
     "too_many_sockets": _("Too many tables are open in your windows or on your network; "
                           "close some and reload this page."),
     "bad_request": _("This table address is not valid."),
-    # chat, the trick history and the settings switches (chat.js, history.js, turncue.js)
+    # chat, the trick history and the settings switches (chat.js, table/history.js, turncue.js)
     "chat_empty_log": _("No messages yet."),
     "chat_offline": _("Not connected: the message was not sent."),
     "history_empty": _("No trick finished yet in this hand."),
