@@ -65,9 +65,16 @@ def _int_or_none(value):
         return None
 
 
+def _clock(seconds):
+    """A time waited as minutes:seconds, the same in every language (lobby.js counts on)."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _lobby_page(request, form=None, bots_form=None, status=200, quick_form=None):
     balance = point_balance(user=request.user)
     quick = quick_status(user=request.user, now=timezone.now())
+    if quick["state"] == "waiting":
+        quick["clock"] = _clock(quick["waited"])
     return render(request, "ui/lobby.html", {
         "quick": quick if quick["state"] == "waiting" else None,
         "quick_form": quick_form or QuickPlayForm(),

@@ -49,7 +49,12 @@
         })
         .catch(function () { /* the next poll tries again */ });
     };
-    setInterval(function () { waited.textContent = String(Math.floor((Date.now() - since) / 1000)); }, 250);
+    var tick = function () {
+      var seconds = Math.max(0, Math.floor((Date.now() - since) / 1000));
+      var rest = seconds % 60;
+      waited.textContent = Math.floor(seconds / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+    };
+    setInterval(tick, 250);
     setInterval(poll, 1000);
     poll();
   }
