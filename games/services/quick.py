@@ -18,10 +18,11 @@ sockets and timers of the new tables leave on commit (the table services' outbox
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -117,8 +118,8 @@ def quick_seen(*, user: User) -> bool:
 
 def _matcher_send(*, countdowns: Iterable[int]) -> None:
     for countdown in countdowns:
-        transaction.on_commit(lambda c=countdown: current_app.send_task(
-            "games.tasks.quick_match", countdown=c))
+        transaction.on_commit(partial(current_app.send_task, "games.tasks.quick_match",
+                                      countdown=countdown))
 
 
 def quick_match(*, now: datetime | None = None) -> list[int]:
@@ -129,7 +130,8 @@ def quick_match(*, now: datetime | None = None) -> list[int]:
     without undoing the others. Returns the ids of the tables made."""
     now = now or timezone.now()
     tables = []
-    with transaction.atomic():
+    # table_atomic: a group's savepoint rolled back gives its new table's publish lock back.
+    with table_atomic():
         entries = list(QuickEntry.objects.select_for_update(skip_locked=True)
                        .select_related("user").order_by("joined_at", "pk"))
         expired = now - timedelta(seconds=settings.QUICK_EXPIRY_SECONDS)
@@ -143,9 +145,12 @@ def quick_match(*, now: datetime | None = None) -> list[int]:
             try:
                 with transaction.atomic():
                     tables.append(_group_seat(group))
-            except ActionError as error:
-                logger.info("quick play: group %s not seated: %s",
-                            [e.user_id for e in group], error.code)
+            except (ActionError, IntegrityError) as error:
+                # E.g. a balance spent meanwhile, or a player who sat down elsewhere at
+                # this moment (the seat's one-per-user constraint): the next run decides
+                # again, dropping the rows of those now seated.
+                logger.info("quick play: group %s not seated: %r",
+                            [e.user_id for e in group], error)
             else:
                 waiting = [e for e in waiting if e not in group]
         for entry in waiting:
