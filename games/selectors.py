@@ -24,6 +24,7 @@ from games.models import (
     Hand,
     HandPlayer,
     Match,
+    QuickEntry,
     TableClosure,
 )
 from games.replay import replay_build, replay_sort
@@ -358,3 +359,19 @@ def hand_replay_build(*, hand: Hand, events: list[LoggedEvent] | None = None) ->
         events = hand_replay_events(hand=hand)
     options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
     return replay_sort(replay_build(events), variant=hand.variant, options=options)
+
+
+def quick_status(*, user: User, now: datetime) -> JSONObject:
+    """Where `user` stands in quick play (games.services.quick), for their page's poll:
+    `waiting` with their row's figures and how many wait for the same game, `seated` with
+    the table they have a seat at (the matcher's, or one they sat at themselves), or
+    `idle`."""
+    from_seat = Seat.objects.filter(user=user).values_list("table_id", flat=True).first()
+    entry = QuickEntry.objects.filter(user=user).first()
+    if entry is None or from_seat is not None:
+        return {"state": "idle"} if from_seat is None else {"state": "seated", "table": from_seat}
+    return {"state": "waiting", "variant": entry.variant,
+            "waited": max(0, int((now - entry.joined_at).total_seconds())),
+            "band": entry.band, "rating": entry.rating, "bots_after": entry.bots_after,
+            "base_stake": entry.base_stake, "cap": entry.cap,
+            "queued": QuickEntry.objects.filter(variant=entry.variant).count()}

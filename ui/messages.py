@@ -58,6 +58,8 @@ ERRORS = {
     "chat_banned": _("An operator has banned you: you cannot chat for now."),
     "chat_bad_phrase": _("That phrase is not offered."),
     "hint_rate": _("Enough hints for now: wait {retry_after} s."),
+    "bad_variant": _("There is no such game."),
+    "bad_wait": _("Choose one of the waits offered."),
 }
 GENERIC_ERROR = _("That action was refused.")
 

@@ -261,6 +261,9 @@ TABLE_STAKE_HOUSE_DEFAULT = env_int("TABLE_STAKE_HOUSE_DEFAULT", 10)
 # A table nobody (no person) sits at and with no hand running is closed once it has been so
 # for this many seconds (its "abandoned" timer, games.timers), and leaves the lobby.
 TABLE_ABANDONED_GRACE = env_int("TABLE_ABANDONED_GRACE_SECONDS", 120)
+# Quick play (games.services.quick): a waiting row the page stopped polling for this long
+# is dropped (the tab was closed); the page polls every second or two.
+QUICK_EXPIRY_SECONDS = env_int("QUICK_EXPIRY_SECONDS", 15)
 
 # Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT failed attempts from one address,
 # or on one account, further attempts are refused for AXES_COOLOFF_TIME, on the form and on
@@ -324,4 +327,7 @@ GAMES_ROWS_KEPT = env_int("GAMES_ROWS_KEPT", 5000)
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
     "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
+    # Quick play's matcher: widens the waiting players' bands and drops rows not polled
+    # (joining and "bots now" also send it at once; a wait's end with a countdown).
+    "games-quick-match": {"task": "games.tasks.quick_match", "schedule": 2.0},
 }
