@@ -139,6 +139,8 @@ class LedgerTransaction(AppendOnlyModel):
         # The daily grant to a player whose points no longer cover the smallest table
         # (accounts.services.relief_grant).
         RELIEF = "relief", _("Daily relief")
+        # A deleted account's balance back to the house (games.services.accounts).
+        ERASURE = "erasure", _("Account deleted")
 
     key = models.CharField(_("key"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
