@@ -21,7 +21,13 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
 from accounts.services import api_token_create, api_token_revoke, relief_grant, user_prefs_set
-from games.selectors import HandInProgress, account_export, hand_finished_get, hand_replay_build, quick_status
+from games.selectors import (
+    HandInProgress,
+    account_export,
+    hand_finished_get,
+    hand_replay_build,
+    quick_status,
+)
 from games.services import quick as quick_services
 from games.services import tables as table_services
 from games.services.accounts import account_delete
