@@ -217,3 +217,15 @@ class PrefsForm(forms.Form):
         if not all(isinstance(body.get(k, False), bool) for k in ("turn_sound", "counter")):
             return None
         return cls({**prefs, **body})
+
+
+class AccountDeleteForm(RequiredMarked, forms.Form):
+    """Deleting one's account, confirmed with the password (games.services.accounts)."""
+
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+                               error_messages={"required": _("Type your password to confirm.")})
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.required_mark()

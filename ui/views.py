@@ -6,6 +6,7 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -14,14 +15,22 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
 from accounts.services import api_token_create, api_token_revoke, relief_grant, user_prefs_set
-from games.selectors import HandInProgress, hand_finished_get, hand_replay_build, quick_status
+from games.selectors import (
+    HandInProgress,
+    account_export,
+    hand_finished_get,
+    hand_replay_build,
+    quick_status,
+)
 from games.services import quick as quick_services
 from games.services import tables as table_services
+from games.services.accounts import account_delete
 from games.services.errors import ActionError
 from games.stakes import smallest_table_need
 from games.variants import (
@@ -39,6 +48,7 @@ from lobby.services import room_default_get_or_create
 from stats.ratings import PROVISIONAL_HANDS
 from stats.selectors import leaderboard_rating
 from ui.forms import (
+    AccountDeleteForm,
     BotsPlayForm,
     PrefsForm,
     QuickPlayForm,
@@ -372,12 +382,49 @@ def ratings_leaderboard(request):
     })
 
 
-def _profile_page(request, prefs_form=None, status=200):
+def _profile_page(request, prefs_form=None, delete_form=None, status=200):
     return render(request, "ui/profile.html", {
         "balance": point_balance(user=request.user),
         "entries": ledger_history(user=request.user),
         "prefs_form": prefs_form or PrefsForm(initial=user_prefs(user=request.user)),
+        "delete_form": delete_form or AccountDeleteForm(),
     }, status=status)
+
+
+@login_required
+def profile_data(request):
+    """Everything about the player's account, as a JSON file to download."""
+    response = JsonResponse(account_export(user=request.user),
+                            json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tractor-{request.user.pk}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+ACCOUNT_DELETE_REFUSALS = {
+    "bad_password": _lazy("The password is not right."),
+    "seated_in_hand": _lazy("You sit at a table with a hand running. Finish the hand and "
+                            "leave the table, then delete your account."),
+    "seated": _lazy("You sit at a table. Leave it, then delete your account."),
+}
+
+
+@login_required
+@require_POST
+def profile_delete(request):
+    """Delete the player's account (its password confirms); a refusal is said beside the
+    password (400) and nothing changes."""
+    form = AccountDeleteForm(request.POST)
+    if form.is_valid():
+        try:
+            account_delete(user=request.user, password=form.cleaned_data["password"])
+        except ActionError as refused:
+            form.add_error("password", str(ACCOUNT_DELETE_REFUSALS.get(refused.code, refused)))
+        else:
+            logout(request)
+            messages.success(request, _("Your account is deleted."))
+            return redirect("ui:home")
+    return _profile_page(request, delete_form=form, status=400)
 
 
 @login_required
