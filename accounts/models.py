@@ -16,6 +16,10 @@ class User(AbstractUser):
         _("preferred language"), max_length=8, choices=Language.choices, default=Language.ENGLISH
     )
     is_bot = models.BooleanField(_("bot"), default=False)
+    # Not a column: user_create sets it False for an account opened past its address's
+    # POINTS_OPENING_GRANTS_PER_ADDRESS, and the post_save receiver that opens the point
+    # account reads it (every other way of making a user gets the grant).
+    opening_grant = True
 
     # A bot's strength (games.engine.strength): one bot user plays one level, so its
     # statistics are that level's results. Empty for people.
@@ -135,6 +139,8 @@ class LedgerTransaction(AppendOnlyModel):
         # The daily grant to a player whose points no longer cover the smallest table
         # (accounts.services.relief_grant).
         RELIEF = "relief", _("Daily relief")
+        # A deleted account's balance back to the house (games.services.accounts).
+        ERASURE = "erasure", _("Account deleted")
 
     key = models.CharField(_("key"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)

@@ -145,16 +145,17 @@ def _balance_move(*, account: PointAccount, amount: int) -> None:
         raise Overdraft(account)
 
 
-def point_account_open(*, user: User) -> PointAccount:
-    """Create `user`'s point account and post the opening grant from the house (key grant:<id>).
-    Bots get no grant: they play only with points their backers stake on them."""
+def point_account_open(*, user: User, grant: bool = True) -> PointAccount:
+    """Create `user`'s point account and, with `grant`, post the opening grant from the house
+    (key grant:<id>). Bots get no grant: they play only with points their backers stake on
+    them; nor does an account opened past its address's POINTS_OPENING_GRANTS_PER_ADDRESS."""
     with transaction.atomic():
         account, _ = PointAccount.objects.get_or_create(user=user)
-        grant = settings.POINTS_OPENING_GRANT
-        if grant and not user.is_bot:
+        amount = settings.POINTS_OPENING_GRANT
+        if grant and amount and not user.is_bot:
             ledger_post(
                 key=f"grant:{user.pk}",
-                entries=[(system_account_get_or_create(code=HOUSE), -grant), (account, grant)],
+                entries=[(system_account_get_or_create(code=HOUSE), -amount), (account, amount)],
                 kind=LedgerTransaction.Kind.GRANT,
                 reference=f"user:{user.pk}",
                 memo="opening grant",
@@ -198,17 +199,18 @@ def relief_grant(*, user: User, need: int,
 def user_create(
     *, username: str, password: str | None, display_name: str,
     preferred_language: str = User.Language.ENGLISH, is_bot: bool = False, bot_level: str = "",
+    opening_grant: bool = True,
 ) -> User:
-    """Create a user; the post_save receiver opens the point account in the same transaction."""
+    """Create a user; the post_save receiver opens the point account in the same transaction,
+    with the opening grant unless `opening_grant` is False (an account opened past its
+    address's POINTS_OPENING_GRANTS_PER_ADDRESS)."""
+    user = User(username=User.normalize_username(username), display_name=display_name,
+                preferred_language=preferred_language, is_bot=is_bot, bot_level=bot_level)
+    user.set_password(password)
+    user.opening_grant = opening_grant
     with transaction.atomic():
-        return User.objects.create_user(
-            username=username,
-            password=password,
-            display_name=display_name,
-            preferred_language=preferred_language,
-            is_bot=is_bot,
-            bot_level=bot_level,
-        )
+        user.save()
+    return user
 
 
 def user_language_set(*, user: User, language: str) -> None:

@@ -10,4 +10,4 @@ def open_point_account(sender, instance, created, raw, **kwargs):
     # A receiver rather than a call in user_create, so users made by createsuperuser,
     # the admin or a fixture-free test get their account too; fixtures (raw) bring their own.
     if created and not raw:
-        point_account_open(user=instance)
+        point_account_open(user=instance, grant=instance.opening_grant)

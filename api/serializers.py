@@ -31,6 +31,17 @@ class PlayerStatsSerializer(serializers.ModelSerializer):
                   "matches_played", "matches_won", "last_hand_at"]
 
 
+class RatingSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    rating = serializers.IntegerField(
+        source="shown", help_text="the number shown: 40 × (mu − 3 sigma) + 1000, rounded")
+    mu = serializers.FloatField(help_text="Plackett–Luce skill estimate (docs/ratings.md)")
+    sigma = serializers.FloatField(help_text="its uncertainty")
+    hands = serializers.IntegerField(help_text="hands rated in the variant (0 for a bot)")
+    provisional = serializers.BooleanField(help_text="fewer than 20 hands rated")
+    fixed = serializers.BooleanField(help_text="a bot's level rating, which no hand moves")
+
+
 class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     display_name = serializers.CharField(source="__str__")
@@ -39,6 +50,8 @@ class PlayerSerializer(serializers.Serializer):
     date_joined = serializers.DateTimeField()
     balance = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
+    ratings = serializers.SerializerMethodField(
+        help_text="the player's rating in each variant they were rated in")
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_bot_level(self, user):
@@ -52,6 +65,10 @@ class PlayerSerializer(serializers.Serializer):
     @extend_schema_field(PlayerStatsSerializer(many=True))
     def get_stats(self, user):
         return PlayerStatsSerializer(self.context["stats"], many=True).data
+
+    @extend_schema_field(RatingSerializer(many=True))
+    def get_ratings(self, user):
+        return RatingSerializer(self.context["ratings"], many=True).data
 
 
 class BotLevelStatsSerializer(serializers.Serializer):
@@ -82,6 +99,17 @@ class WinRateRowSerializer(serializers.Serializer):
     win_rate = serializers.FloatField()
     points_won = serializers.IntegerField()
     points_lost = serializers.IntegerField()
+
+
+class RatingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="place on the leaderboard, from 1")
+    player = PlayerBriefSerializer(source="user")
+    variant = serializers.CharField()
+    rating = serializers.IntegerField(source="shown", help_text="the number shown")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    hands = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="fewer than 20 hands rated")
 
 
 class MatchesRowSerializer(serializers.Serializer):

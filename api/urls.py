@@ -24,6 +24,8 @@ urlpatterns = [
          name="leaderboard_points"),
     path("leaderboards/matches/", views.MatchesLeaderboardView.as_view(),
          name="leaderboard_matches"),
+    path("leaderboards/rating/", views.RatingLeaderboardView.as_view(),
+         name="leaderboard_rating"),
     path("tables/", views.TableListView.as_view(), name="tables"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("hands/<int:pk>/", views.HandDetailView.as_view(), name="hand"),

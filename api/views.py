@@ -39,7 +39,9 @@ from stats.selectors import (
     leaderboard_balance,
     leaderboard_matches,
     leaderboard_points,
+    leaderboard_rating,
     leaderboard_win_rate,
+    player_ratings,
     player_stats_list,
 )
 
@@ -183,6 +185,10 @@ def _caching(response, *, last_modified=None, cache_control="public, no-cache"):
     return response
 
 
+def _player_context(player, stats):
+    return {"stats": stats, "ratings": player_ratings(user=player, variants=variant_ids())}
+
+
 def _player_modified(player, stats):
     """When anything the player resources show last changed: the newest of joining, the
     last ledger entry (the balance) and the last counted hand."""
@@ -229,7 +235,7 @@ class PlayerDetailView(generics.GenericAPIView):
     def get(self, request, pk):
         player = _player_get(pk)
         stats = player_stats_list(user=player)
-        return _caching(Response(out.PlayerSerializer(player, context={"stats": stats}).data),
+        return _caching(Response(out.PlayerSerializer(player, context=_player_context(player, stats)).data),
                         last_modified=_player_modified(player, stats))
 
 
@@ -329,6 +335,21 @@ class PointsLeaderboardView(LeaderboardView):
 
     serializer_class = out.WinRateRowSerializer
     selector = staticmethod(leaderboard_points)
+
+
+@extend_schema(tags=["leaderboards"], parameters=[
+    OpenApiParameter("variant", str, required=True,
+                     description="the variant whose ratings are ranked"),
+])
+class RatingLeaderboardView(LeaderboardView):
+    """Players by rating in a variant, highest first (docs/ratings.md); provisional ratings
+    (fewer than 20 hands) are listed and marked."""
+
+    serializer_class = out.RatingRowSerializer
+    selector = staticmethod(leaderboard_rating)
+
+    def selector_kwargs(self):
+        return {"variant": _variant_param(self.request, allow_all=False)}
 
 
 @extend_schema(tags=["leaderboards"], parameters=[VARIANT_PARAM])
@@ -464,7 +485,7 @@ class MeView(generics.GenericAPIView):
     def get(self, request):
         player = _player_get(request.user.pk)
         stats = player_stats_list(user=player)
-        return _caching(Response(out.PlayerSerializer(player, context={"stats": stats}).data),
+        return _caching(Response(out.PlayerSerializer(player, context=_player_context(player, stats)).data),
                         last_modified=_player_modified(player, stats),
                         cache_control="private, no-cache")
 

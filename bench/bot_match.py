@@ -29,6 +29,10 @@ then ignored): the result depends on the seed and the code alone, not on the mac
 load, so two runs of different code on the same seed are a paired A/B comparison.
 ``--out FILE`` writes one line per deal, ``deal won total`` (the bots' gain and everyone's
 over its two hands), for comparing two runs deal by deal.
+
+Team variants also print the share of hands the bots' team won (a hand that moved no level
+counts half): the figure the bots' fixed ratings are calibrated from (docs/ratings.md);
+point_bid the share of hands its dealer (alone against three) won.
 """
 
 import argparse
@@ -194,11 +198,19 @@ def bots_won(variant_id, bots, dealer, result):
     return bot, bot + other
 
 
+def hand_won(variant_id, bots, dealer, result):
+    """Team variants: 1 if the bots' team won the hand, 0 if it lost, 0.5 if no level moved.
+    point_bid: 1 if the dealer won (made the contract)."""
+    delta = result["deltas"][dealer if variant_id == "point_bid" else bots[0]]
+    return 1.0 if delta > 0 else 0.0 if delta < 0 else 0.5
+
+
 def play_deal(job):
-    """Both hands of one duplicate deal: (bots' gain, total, decision times)."""
+    """Both hands of one duplicate deal: (bots' gain, total, decision times, hands won)."""
     variant, seed, deal, level, budget_ms, opponents, rollouts = job
     machine = machine_for(variant)
     won = total = 0
+    hands = 0.0
     times = []
     for bots in ((0, 2), (1, 3)):
         deal_seed = f"{seed}:{deal}"
@@ -208,8 +220,9 @@ def play_deal(job):
         b, t = bots_won(variant, bots, state["dealer"], state["result"])
         won += b
         total += t
+        hands += hand_won(variant, bots, state["dealer"], state["result"])
         times += table.times
-    return won, total, times
+    return won, total, times, hands
 
 
 def main(argv=None):
@@ -261,6 +274,10 @@ def main(argv=None):
           f"bot {args.bot} (budget {budget}) vs {args.opponents}, {args.jobs} job(s)")
     print(f"bots' share of {unit} won: {share:.1%} ({won} of {total}), 95 % CI "
           f"{max(share - half, 0):.1%}–{min(share + half, 1):.1%} (deals resampled as units)")
+    share, half = share_interval([(r[3], 2) for r in results])
+    whose = "the dealer's" if args.variant == "point_bid" else "bots'"
+    print(f"{whose} share of hands won: {share:.1%} ({sum(r[3] for r in results):g} of "
+          f"{2 * deals}), 95 % CI {max(share - half, 0):.1%}–{min(share + half, 1):.1%}")
     if decisions:
         print_times(decisions)
     print(f"{2 * deals / elapsed:.2f} hands/s ({elapsed:.1f} s)")

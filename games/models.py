@@ -284,3 +284,36 @@ class MatchPlayer(models.Model):
 
     def __str__(self):
         return f"{self.user} in seat {self.seat} of match {self.match_id}"
+
+
+class QuickEntry(models.Model):
+    """A player waiting in quick play (快速开始) for a table of `variant`: one row per player,
+    written and removed only by games.services.quick. The matcher seats the rows it locks
+    and deletes them in the same transaction, so nobody is seated from two rows or twice."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_entry"
+    )
+    variant = models.CharField(max_length=32)
+    # The player's choice, or the house defaults they can afford (games.stakes.create_defaults).
+    base_stake = models.PositiveIntegerField()
+    cap = models.PositiveIntegerField()
+    # Seconds they wait for people before the empty seats go to bots (0: bots at once).
+    bots_after = models.PositiveIntegerField()
+    # Their shown rating in `variant` when they joined (stats.ratings.shown; a newcomer's
+    # default) and its mu, which picks the bots' level.
+    rating = models.IntegerField()
+    mu = models.FloatField()
+    # How far (in shown rating) another player may be from them: widens as they wait.
+    band = models.PositiveIntegerField()
+    joined_at = models.DateTimeField()
+    # The page's last poll: a row not seen for QUICK_EXPIRY_SECONDS is dropped.
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("quick play entry")
+        verbose_name_plural = _("quick play entries")
+        indexes = [models.Index(fields=["variant", "joined_at"], name="quick_entry_queue")]
+
+    def __str__(self):
+        return f"{self.user_id} waiting for {self.variant}"

@@ -24,12 +24,14 @@ from games.models import (
     Hand,
     HandPlayer,
     Match,
+    QuickEntry,
     TableClosure,
 )
 from games.rematch import REMATCH, REMATCH_MOVES, rematch_answers
 from games.replay import replay_build, replay_sort
 from games.timers import ABANDONED
 from lobby.models import Seat, Table, TableGuest
+from stats.models import Rating
 
 # A reconnecting client further behind than this gets a snapshot instead of events.
 CATCHUP_MAX_EVENTS = 500
@@ -393,3 +395,55 @@ def hand_replay_build(*, hand: Hand, events: list[LoggedEvent] | None = None) ->
         events = hand_replay_events(hand=hand)
     options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
     return replay_sort(replay_build(events), variant=hand.variant, options=options)
+
+
+def quick_status(*, user: User, now: datetime) -> JSONObject:
+    """Where `user` stands in quick play (games.services.quick), for their page's poll:
+    `waiting` with their row's figures and how many wait for the same game, `seated` with
+    the table they have a seat at (the matcher's, or one they sat at themselves), or
+    `idle`."""
+    from_seat = Seat.objects.filter(user=user).values_list("table_id", flat=True).first()
+    entry = QuickEntry.objects.filter(user=user).first()
+    if entry is None or from_seat is not None:
+        return {"state": "idle"} if from_seat is None else {"state": "seated", "table": from_seat}
+    return {"state": "waiting", "variant": entry.variant,
+            "waited": max(0, int((now - entry.joined_at).total_seconds())),
+            "band": entry.band, "rating": entry.rating, "bots_after": entry.bots_after,
+            "base_stake": entry.base_stake, "cap": entry.cap,
+            "queued": QuickEntry.objects.filter(variant=entry.variant).count()}
+
+
+def account_export(*, user: User) -> JSONObject:
+    """Everything the platform keeps about `user`, as JSON for them to download: their
+    profile and settings, balance, every ledger entry, every hand they sat in (with the
+    others at the table, by name), every chat message they wrote, and their ratings."""
+    hands = (HandPlayer.objects.filter(user=user).select_related("hand")
+             .prefetch_related(Prefetch("hand__players", queryset=_players_by_seat()))
+             .order_by("hand_id"))
+    return {
+        "profile": {"username": user.username, "display_name": user.display_name,
+                    "email": user.email, "preferred_language": user.preferred_language,
+                    "date_joined": user.date_joined.isoformat(),
+                    "last_login": user.last_login.isoformat() if user.last_login else None,
+                    "settings": {"hand_sort": user.hand_sort, "turn_sound": user.turn_sound,
+                                 "card_counter": user.card_counter}},
+        "balance": PointAccount.objects.values_list("balance", flat=True).get(user=user),
+        "ledger": [{"at": entry.transaction.created_at.isoformat(),
+                    "kind": entry.transaction.kind, "key": entry.transaction.key,
+                    "reference": entry.transaction.reference, "amount": entry.amount}
+                   for entry in LedgerEntry.objects.filter(account__user=user)
+                   .select_related("transaction").order_by("id")],
+        "hands": [{"hand": player.hand_id, "table": player.hand.table_id,
+                   "number": player.hand.number, "variant": player.hand.variant,
+                   "seat": player.seat, "points": player.points,
+                   "started_at": player.hand.started_at.isoformat(),
+                   "ended_at": player.hand.ended_at.isoformat() if player.hand.ended_at else None,
+                   "players": [str(other.user) for other in player.hand.players.all()]}
+                  for player in hands],
+        "chat": [{"table": message.table_id, "seq": message.seq, "text": message.text,
+                  "phrase": message.phrase, "spectator": message.seat is None,
+                  "at": message.created_at.isoformat()}
+                 for message in ChatMessage.objects.filter(user=user).order_by("id")],
+        "ratings": [{"variant": rating.variant, "shown": rating.shown, "hands": rating.hands}
+                    for rating in Rating.objects.filter(user=user).order_by("variant")],
+    }

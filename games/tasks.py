@@ -5,6 +5,7 @@ import logging
 from celery import shared_task
 
 from games.services.errors import ActionError
+from games.services.quick import quick_match as quick_match_run
 from games.services.settlement import hand_settle, hands_settle_sweep
 from games.services.timeouts import game_timer_fire, game_timer_rearm, game_timers_sweep
 
@@ -33,3 +34,10 @@ def sweep():
     """Beat: fire lost timers and settle hands whose settlement task was lost."""
     game_timers_sweep()
     hands_settle_sweep()
+
+
+@shared_task(ignore_result=True)
+def quick_match():
+    """Quick play's matcher: sent when someone joins or asks for bots, when a wait ends,
+    and by beat (the bands widen with time)."""
+    quick_match_run()

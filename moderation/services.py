@@ -21,7 +21,7 @@ from games.models import Hand
 from games.selectors import table_is_closed
 from games.services.chat import chat_delete
 from games.services.errors import ActionError
-from games.services.settlement import hand_settle, hand_stats_record
+from games.services.settlement import hand_rating_reverse, hand_settle, hand_stats_record
 from games.services.tables import table_close
 from moderation.models import OperatorAction
 
@@ -120,8 +120,9 @@ def hand_settlement_rerun(*, hand_id: int, operator: User, reason: str) -> Opera
 
 def ledger_transaction_reverse(*, transaction_id: int, operator: User,
                                reason: str) -> OperatorAction:
-    """Reverse one ledger transaction, at most once (key `reverse:<id>`). Returns the
-    OperatorAction. Raises OperatorError (nothing changed, nothing logged) without the
+    """Reverse one ledger transaction, at most once (key `reverse:<id>`); a hand's settlement
+    (`settle:<hand>`) is taken out of the ratings too, in the same transaction
+    (games.services.settlement.hand_rating_reverse). Returns the OperatorAction. Raises OperatorError (nothing changed, nothing logged) without the
     permission or a reason, for a reversal, for a transaction already reversed ("already
     reversed"), and when an account has since spent what it would give back."""
     _permission_check(operator, Kind.REVERSAL)
@@ -142,10 +143,22 @@ def ledger_transaction_reverse(*, transaction_id: int, operator: User,
             raise OperatorError(f"already reversed: {original.key}; nothing was posted") from None
         except accounts_services.LedgerError as error:
             raise OperatorError(str(error)) from None
-        return _log(operator=operator, kind=Kind.REVERSAL, reason=reason,
-                    targets=[f"ledger_transaction:{original.pk}",
-                             f"ledger_transaction:{reversal.pk}"],
-                    outcome=f"reversed {original.key} by {reversal.key}")
+        targets = [f"ledger_transaction:{original.pk}", f"ledger_transaction:{reversal.pk}"]
+        outcome = f"reversed {original.key} by {reversal.key}"
+        hand_id = _settled_hand(original)
+        if hand_id is not None and hand_rating_reverse(hand_id=hand_id):
+            targets.append(f"hand:{hand_id}")
+            outcome += f"; hand {hand_id} taken out of the ratings"
+        return _log(operator=operator, kind=Kind.REVERSAL, reason=reason, targets=targets,
+                    outcome=outcome)
+
+
+def _settled_hand(original: LedgerTransaction) -> int | None:
+    """The hand whose settlement `original` paid (reference `hand:<id>`), else None."""
+    prefix, _colon, hand_id = original.reference.partition(":")
+    if original.kind != LedgerTransaction.Kind.SETTLE or prefix != "hand" or not hand_id.isdigit():
+        return None
+    return int(hand_id)
 
 
 def sitting_bans_create(*, users: Iterable[User], reason: str, ends_at: datetime | None,

@@ -3,6 +3,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from stats.ratings import PROVISIONAL_HANDS
+
 # The PlayerStats row that sums a player's hands over every variant.
 ALL_VARIANTS = "all"
 
@@ -77,3 +79,94 @@ class RecordedHand(models.Model):
     class Meta:
         verbose_name = _("counted hand")
         verbose_name_plural = _("counted hands")
+
+
+class Rating(models.Model):
+    """A player's rating in one variant (stats.ratings: openskill's Plackett–Luce), moved only
+    by stats.services in the settlement's transaction. `shown` is stored (the conservative
+    number players see) so the leaderboard walks an index in order. Bots have no rows: their
+    ratings are fixed (stats.ratings.bot_rating)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    variant = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    shown = models.IntegerField()
+    # Hands rated so far: fewer than stats.ratings.PROVISIONAL_HANDS is provisional.
+    hands = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="rating_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["variant", "-shown", "user"], name="rating_leaderboard"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} {self.variant} {self.shown}"
+
+    @property
+    def provisional(self):
+        return self.hands < PROVISIONAL_HANDS
+
+
+class RatedHand(models.Model):
+    """A hand the ratings took in, in settlement order (its id), with the sides as it was
+    rated: `teams` is a list of sides, each a list of [user id, bot level or ""], `ranks`
+    each side's place (0 won). Kept so an operator's reversal can replay the hands after it
+    exactly (stats.services.rating_reverse_hand); `reversed_at` marks a reversed hand.
+
+    The hand's id is a plain key, like RecordedHand's: statistics know no model of games.
+    """
+
+    hand_id = models.BigIntegerField(unique=True)
+    variant = models.CharField(max_length=32)
+    teams = models.JSONField()
+    ranks = models.JSONField()
+    rated_at = models.DateTimeField(auto_now_add=True)
+    reversed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rated hand")
+        verbose_name_plural = _("rated hands")
+
+    def __str__(self):
+        return f"hand {self.hand_id} ({self.variant})"
+
+
+class RatingChange(models.Model):
+    """What one rated hand did to one player's rating: the profile's chart reads the `shown`
+    after each hand, and a reversal puts back the values before."""
+
+    rated_hand = models.ForeignKey(RatedHand, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    variant = models.CharField(max_length=32)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    shown = models.IntegerField()
+    # The player's rated hands in the variant, this one included.
+    hands = models.PositiveIntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["rated_hand", "user"], name="rating_change_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "variant", "-id"], name="rating_change_history"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} {self.variant} hand {self.rated_hand_id}: {self.shown}"

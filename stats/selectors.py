@@ -1,12 +1,14 @@
 """Reads of players' statistics and leaderboards (no locks; nothing here changes state)."""
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypedDict
 
 from django.db.models import Q, QuerySet, Sum
 
 from accounts.models import LedgerEntry, PointAccount, User
-from stats.models import ALL_VARIANTS, PlayerStats
+from stats import ratings
+from stats.models import ALL_VARIANTS, PlayerStats, Rating, RatingChange
 
 
 class _Pk(TypedDict):
@@ -113,3 +115,62 @@ def bot_stats_by_level(*, variant: str = ALL_VARIANTS) -> list[dict[str, Any]]:
                         win_rate=counters["hands_won"] / played if played else 0.0,
                         points_net=counters["points_won"] - counters["points_lost"]))
     return out
+
+
+# --- ratings (docs/ratings.md) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's rating in one variant as pages and the API show it."""
+
+    variant: str
+    shown: int
+    mu: float
+    sigma: float
+    hands: int
+    provisional: bool
+    # A bot's rating is fixed (stats.ratings.bot_rating): no hand moves it.
+    fixed: bool
+
+
+def player_ratings(*, user: User, variants: list[str]) -> list[PlayerRating]:
+    """The player's ratings in the variants they were rated in, by `variants`' order; a bot
+    has its level's fixed rating in every one of `variants`."""
+    if user.is_bot:
+        mu, sigma = ratings.bot_rating(user.bot_level)
+        return [PlayerRating(variant=variant, shown=ratings.shown(mu, sigma), mu=mu, sigma=sigma,
+                             hands=0, provisional=False, fixed=True) for variant in variants]
+    rows = {row.variant: row for row in Rating.objects.filter(user=user)}
+    return [PlayerRating(variant=variant, shown=row.shown, mu=row.mu, sigma=row.sigma,
+                         hands=row.hands, provisional=row.provisional,
+                         fixed=False)
+            for variant in variants if (row := rows.get(variant)) is not None]
+
+
+def rating_history(*, user: User, variant: str, limit: int = 200) -> list[RatingChange]:
+    """The player's rating after each of their last `limit` rated hands in `variant`,
+    oldest first (a reversed hand is not among them)."""
+    changes = list(RatingChange.objects.filter(user=user, variant=variant).order_by("-id")[:limit])
+    changes.reverse()
+    return changes
+
+
+def leaderboard_rating(*, variant: str) -> QuerySet[Rating]:
+    """Players by rating in `variant`, highest first (bots and staff left out). Provisional
+    ratings are listed too: the number is conservative (mu − 3 sigma), so a player whose
+    rating is still uncertain sits low until their hands show otherwise."""
+    return (
+        Rating.objects.filter(variant=variant)
+        .exclude(user_id__in=_unranked_users())
+        .prefetch_related("user")
+        .order_by("-shown", "user_id")
+    )
+
+
+def ratings_snapshot(*, variant: str | None = None) -> dict[tuple[int, str], tuple[float, float, int]]:
+    """Every kept rating (of `variant`, or of all) as (mu, sigma, hands) by (user id,
+    variant): what the ratings_recompute command compares."""
+    rows = Rating.objects.all() if variant is None else Rating.objects.filter(variant=variant)
+    return {(user_id, rated): (mu, sigma, hands) for user_id, rated, mu, sigma, hands
+            in rows.values_list("user_id", "variant", "mu", "sigma", "hands")}

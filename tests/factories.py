@@ -4,9 +4,10 @@ and the tests that need a plain function import them from here, instead of each 
 keeping its own copy."""
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.bots import bot_choose_action
-from games.models import GameState, Hand, Match
+from games.models import GameState, Hand, HandPlayer, Match
 from games.services.play import game_apply_action
 from games.services.settlement import hand_settle
 from games.services.tables import table_create, table_sit
@@ -43,6 +44,23 @@ def hand_start(table, users):
     for user in users:
         act(table, user, {"type": "ready"})
     return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def hand_ended(table, users, *, deltas, dealer=0, number=None):
+    """A hand of `table` that ended with `deltas` (base stakes per seat, RULES P8b) and
+    `dealer`, not yet settled: an end position for the settlement service (hand_settle), so
+    tests of what settling does need not play the hand out. `users` sit in seat order."""
+    number = number or Hand.objects.filter(table=table).count() + 1
+    winner = "dealer" if deltas[dealer] > 0 else "defenders"
+    hand = Hand.objects.create(
+        table=table, number=number, variant=table.variant, base_stake=table.base_stake,
+        dealer=dealer, trump="S", levels_before=[2, 2], ended_at=timezone.now(),
+        result={"deltas": list(deltas), "escape": None, "winner": winner,
+                "levels": max(deltas)})
+    HandPlayer.objects.bulk_create(HandPlayer(hand=hand, seat=seat, user=user,
+                                              is_bot=user.is_bot)
+                                   for seat, user in enumerate(users))
+    return hand
 
 
 def _declare(table, people):

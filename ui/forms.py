@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import RequiredMarked
 from accounts.models import User
+from games.services.quick import QUICK_WAIT_DEFAULT, QUICK_WAITS
 from games.stakes import cap_default, cap_house_default, create_defaults, stake_required_balance
 from games.variants import descriptor, descriptors
 from lobby.models import Room
@@ -57,6 +58,40 @@ class BotsPlayForm(VariantOptionsMixin, RequiredMarked, forms.Form):
         super().__init__(*args, **kwargs)
         self._variant_fields()
         self.required_mark()
+
+
+def _wait_label(seconds):
+    if seconds == 0:
+        return gettext("At once, with bots")
+    if seconds % 60 == 0:
+        return gettext("%(n)s min") % {"n": seconds // 60}
+    return gettext("%(n)s s") % {"n": seconds}
+
+
+class QuickPlayForm(RequiredMarked, forms.Form):
+    """Quick play (快速开始): the game is the button pressed; the stake and cap left empty
+    are the house defaults the player's points cover (games.services.quick.quick_join),
+    and the wait is how long people are waited for before bots fill the seats."""
+
+    prefix = "quick"  # beside the other forms on the lobby
+    variant = forms.ChoiceField(label=_("Game"))
+    wait = forms.TypedChoiceField(label=_("Wait for players"), coerce=int,
+                                  initial=QUICK_WAIT_DEFAULT)
+    base_stake = forms.IntegerField(label=_("Base stake"), min_value=1, max_value=1000,
+                                    required=False)
+    cap = forms.IntegerField(label=_("Cap, in base stakes"), min_value=1, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = [(d.id, in_language(d.label)) for d in descriptors()]
+        self.fields["wait"].choices = [(s, _wait_label(s)) for s in QUICK_WAITS]
+        for name in ("base_stake", "cap"):
+            self.fields[name].widget.attrs["placeholder"] = gettext("House default")
+        self.required_mark()
+
+    def choice_fields(self):
+        """What the player may choose besides the game (each button is a game)."""
+        return [self["wait"], self["base_stake"], self["cap"]]
 
 
 class TableCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
@@ -186,3 +221,15 @@ class PrefsForm(forms.Form):
         if not all(isinstance(body.get(k, False), bool) for k in ("turn_sound", "counter")):
             return None
         return cls({**prefs, **body})
+
+
+class AccountDeleteForm(RequiredMarked, forms.Form):
+    """Deleting one's account, confirmed with the password (games.services.accounts)."""
+
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+                               error_messages={"required": _("Type your password to confirm.")})
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.required_mark()

@@ -58,6 +58,8 @@ ERRORS = {
     "chat_banned": _("An operator has banned you: you cannot chat for now."),
     "chat_bad_phrase": _("That phrase is not offered."),
     "hint_rate": _("Enough hints for now: wait {retry_after} s."),
+    "bad_variant": _("There is no such game."),
+    "bad_wait": _("Choose one of the waits offered."),
     "private_table": _("This table is private: only people holding its invitation link can "
                        "sit here."),
     "not_private": _("This table is open to everyone: it has no invitation link."),
@@ -138,7 +140,7 @@ LABELS = {
     "too_many_sockets": _("Too many tables are open in your windows or on your network; "
                           "close some and reload this page."),
     "bad_request": _("This table address is not valid."),
-    # chat, the trick history and the settings switches (chat.js, history.js, turncue.js)
+    # chat, the trick history and the settings switches (chat.js, table/history.js, turncue.js)
     "chat_empty_log": _("No messages yet."),
     "chat_offline": _("Not connected: the message was not sent."),
     "history_empty": _("No trick finished yet in this hand."),

@@ -6,20 +6,32 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.selectors import api_token_of, ledger_history, point_balance, user_prefs
 from accounts.services import api_token_create, api_token_revoke, relief_grant, user_prefs_set
-from games.selectors import HandInProgress, hand_finished_get, hand_replay_build, table_admits
+from games.selectors import (
+    HandInProgress,
+    account_export,
+    hand_finished_get,
+    hand_replay_build,
+    quick_status,
+    table_admits,
+)
+from games.services import quick as quick_services
 from games.services import tables as table_services
+from games.services.accounts import account_delete
 from games.services.errors import ActionError
 from games.services.invites import invite_use
 from games.stakes import smallest_table_need
@@ -30,11 +42,22 @@ from games.variants import (
     level_name,
     rules_facts,
     seat_team,
+    variant_ids,
     variant_teams,
 )
 from lobby.models import Table
 from lobby.services import room_default_get_or_create
-from ui.forms import BotsPlayForm, PrefsForm, TableCreateForm, create_rules, need_text
+from stats.ratings import PROVISIONAL_HANDS
+from stats.selectors import leaderboard_rating
+from ui.forms import (
+    AccountDeleteForm,
+    BotsPlayForm,
+    PrefsForm,
+    QuickPlayForm,
+    TableCreateForm,
+    create_rules,
+    need_text,
+)
 from ui.messages import (
     LABELS,
     SEAT_PLACES,
@@ -54,9 +77,19 @@ def _int_or_none(value):
         return None
 
 
-def _lobby_page(request, form=None, bots_form=None, status=200):
+def _clock(seconds):
+    """A time waited as minutes:seconds, the same in every language (lobby.js counts on)."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _lobby_page(request, form=None, bots_form=None, status=200, quick_form=None):
     balance = point_balance(user=request.user)
+    quick = quick_status(user=request.user, now=timezone.now())
+    if quick["state"] == "waiting":
+        quick["clock"] = _clock(quick["waited"])
     return render(request, "ui/lobby.html", {
+        "quick": quick if quick["state"] == "waiting" else None,
+        "quick_form": quick_form or QuickPlayForm(),
         "rooms": lobby_rooms(), "my_seat": seat_of(user=request.user), "balance": balance,
         "form": form or TableCreateForm(balance=balance),
         "bots_form": bots_form or BotsPlayForm(),
@@ -131,6 +164,58 @@ def table_bots_play(request):
         form.add_error(None, text)
         return _lobby_page(request, bots_form=form, status=400)
     return redirect("ui:table", table_id=table.pk)
+
+
+def _quick_refused(request, error):
+    if error.code == "already_seated":
+        messages.error(request, _("You already have a seat at a table: go back to it, or "
+                                  "leave it, before quick play."))
+    else:
+        messages.error(request, action_error_text(error.code, **error.details))
+
+
+@login_required
+@require_POST
+def quick_join(request):
+    """Quick play: join the queue for the game of the button pressed (games.services.quick);
+    back on the lobby, its waiting panel polls quick_status_json until a table is found."""
+    form = QuickPlayForm(request.POST)
+    if not form.is_valid():
+        return _lobby_page(request, quick_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        quick_services.quick_join(user=request.user, variant=data["variant"],
+                                  base_stake=data["base_stake"], cap=data["cap"],
+                                  bots_after=data["wait"])
+    except ActionError as error:
+        _quick_refused(request, error)
+    return redirect("ui:lobby")
+
+
+@login_required
+@require_POST
+def quick_leave(request):
+    quick_services.quick_leave(user=request.user)
+    return redirect("ui:lobby")
+
+
+@login_required
+@require_POST
+def quick_bots(request):
+    """"Fill with bots now": the wait ends; the panel goes on polling to be taken to the table."""
+    quick_services.quick_bots_now(user=request.user)
+    return redirect("ui:lobby")
+
+
+@login_required
+def quick_status_json(request):
+    """The waiting panel's poll (docs/api.md, "Quick play"): the player's place in the queue,
+    kept alive by this very poll, or the table they were seated at (with its page's URL)."""
+    quick_services.quick_seen(user=request.user)
+    status = quick_status(user=request.user, now=timezone.now())
+    if status["state"] == "seated":
+        status["url"] = reverse("ui:table", args=[status["table"]])
+    return JsonResponse(status)
 
 
 @login_required
@@ -303,12 +388,66 @@ def rules(request, variant_id):
     }, request))
 
 
-def _profile_page(request, prefs_form=None, status=200):
+RATINGS_SHOWN = 100
+
+
+def ratings_leaderboard(request):
+    """The best-rated players of one game (`?variant=`, the first game by default), open to
+    anyone: the top RATINGS_SHOWN of stats.selectors.leaderboard_rating."""
+    variant = request.GET.get("variant") or variant_ids()[0]
+    if descriptor_or_none(variant) is None:
+        raise Http404
+    return render(request, "ui/ratings.html", {
+        "variant": variant,
+        "variants": [(d.id, in_language(d.label)) for d in descriptors()],
+        "rows": list(leaderboard_rating(variant=variant)[:RATINGS_SHOWN]),
+        "provisional_hands": PROVISIONAL_HANDS,
+    })
+
+
+def _profile_page(request, prefs_form=None, delete_form=None, status=200):
     return render(request, "ui/profile.html", {
         "balance": point_balance(user=request.user),
         "entries": ledger_history(user=request.user),
         "prefs_form": prefs_form or PrefsForm(initial=user_prefs(user=request.user)),
+        "delete_form": delete_form or AccountDeleteForm(),
     }, status=status)
+
+
+@login_required
+def profile_data(request):
+    """Everything about the player's account, as a JSON file to download."""
+    response = JsonResponse(account_export(user=request.user),
+                            json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tractor-{request.user.pk}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+ACCOUNT_DELETE_REFUSALS = {
+    "bad_password": _lazy("The password is not right."),
+    "seated_in_hand": _lazy("You sit at a table with a hand running. Finish the hand and "
+                            "leave the table, then delete your account."),
+    "seated": _lazy("You sit at a table. Leave it, then delete your account."),
+}
+
+
+@login_required
+@require_POST
+def profile_delete(request):
+    """Delete the player's account (its password confirms); a refusal is said beside the
+    password (400) and nothing changes."""
+    form = AccountDeleteForm(request.POST)
+    if form.is_valid():
+        try:
+            account_delete(user=request.user, password=form.cleaned_data["password"])
+        except ActionError as refused:
+            form.add_error("password", str(ACCOUNT_DELETE_REFUSALS.get(refused.code, refused)))
+        else:
+            logout(request)
+            messages.success(request, _("Your account is deleted."))
+            return redirect("ui:home")
+    return _profile_page(request, delete_form=form, status=400)
 
 
 @login_required

@@ -176,6 +176,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # them after this many tasks; with health checks on, a broken one is replaced sooner.)
 CELERY_DB_REUSE_MAX = 1_000_000
 
+# Proxies in front of daphne that each append to X-Forwarded-For (0: none, the connection's
+# address is the client's). Sign-in, registration and the API's per-address limits all take
+# the client's address that many hops back (accounts.signin.client_address); a client can
+# write anything in the header, so more hops than the proxies there really are lets it choose
+# its address. API_NUM_PROXIES is its earlier name.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", env_int("API_NUM_PROXIES", 0))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Programs send "Authorization: Token <key>" (made on /api/token/ or at
@@ -193,9 +199,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "api.schema.ErrorDocumentingAutoSchema",
     # One error shape: {"error": {"code", "message", "fields"}} (api.errors).
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    # Proxies in front of daphne: the per-IP limits take the client's address from
-    # X-Forwarded-For this many hops back (0: the connection's address, no proxy).
-    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0),
+    # The API's per-address limits read the client's address as sign-in does (TRUSTED_PROXIES).
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 # Requests per client IP (anon_*) and per user (user_*), by the view's throttle scope
 # (api.throttles); "read" is every view without a scope of its own.
@@ -238,11 +243,13 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Points a new player starts with, paid from the house account. Not farmable: registrations
-# are limited per address (ACCOUNTS_REGISTRATIONS_PER_ADDRESS), bots get no grant, and points
-# move between players only by zero-sum settlement (RULES P8b): a second account's grant can
-# only be lost to, or won from, other players.
+# Points a new player starts with, paid from the house account. Not farmable: only the first
+# POINTS_OPENING_GRANTS_PER_ADDRESS accounts a day from one address get it (later ones start
+# with 0 and the daily relief, like a player who lost everything), bots get no grant, and
+# points move between players only by zero-sum settlement (RULES P8b): a second account's
+# grant can only be lost to, or won from, other players.
 POINTS_OPENING_GRANT = env_int("POINTS_OPENING_GRANT", 1000)
+POINTS_OPENING_GRANTS_PER_ADDRESS = env_str("POINTS_OPENING_GRANTS_PER_ADDRESS", "3/d")
 # Daily relief (救济金, accounts.services.relief_grant): a player whose balance no longer
 # covers the smallest table (stake 1 × the smallest house default cap) is given this much
 # from the house, at most once per RELIEF_PERIOD_DAYS (counted in calendar days, TIME_ZONE),
@@ -261,17 +268,27 @@ TABLE_STAKE_HOUSE_DEFAULT = env_int("TABLE_STAKE_HOUSE_DEFAULT", 10)
 # A table nobody (no person) sits at and with no hand running is closed once it has been so
 # for this many seconds (its "abandoned" timer, games.timers), and leaves the lobby.
 TABLE_ABANDONED_GRACE = env_int("TABLE_ABANDONED_GRACE_SECONDS", 120)
+# Quick play (games.services.quick): a waiting row the page stopped polling for this long
+# is dropped (the tab was closed); the page polls every second or two.
+QUICK_EXPIRY_SECONDS = env_int("QUICK_EXPIRY_SECONDS", 15)
 
-# Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT failed attempts from one address,
-# or on one account, further attempts are refused for AXES_COOLOFF_TIME, on the form and on
-# POST /api/v1/auth/token/ alike; a successful sign-in clears the account's count.
+# Sign-in throttling (django-axes, accounts/signin.py): AXES_FAILURE_LIMIT failures for one
+# account from one address refuse that account from that address for AXES_COOLOFF_TIME (its
+# owner elsewhere is never refused by someone else's failures); SIGN_IN_FAILURES_PER_ADDRESS
+# failures of any accounts from one address (credential stuffing) refuse that address. The
+# form and POST /api/v1/auth/token/ alike; a successful sign-in clears the pair's count.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+SIGN_IN_FAILURES_PER_ADDRESS = env_int("SIGN_IN_FAILURES_PER_ADDRESS", 100)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "accounts.signin.SignInThrottle"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_throttled"
-# Registrations per client address (django-ratelimit, in the default cache).
-ACCOUNTS_REGISTRATIONS_PER_ADDRESS = env_str("ACCOUNTS_REGISTRATIONS_PER_ADDRESS", "3/d")
+AXES_CLIENT_IP_CALLABLE = "accounts.signin.client_address"
+# Registrations per client address (django-ratelimit, in the default cache): a bar against
+# floods of accounts, not the guard of the points; that is POINTS_OPENING_GRANTS_PER_ADDRESS.
+ACCOUNTS_REGISTRATIONS_PER_ADDRESS = env_str("ACCOUNTS_REGISTRATIONS_PER_ADDRESS", "20/d")
+RATELIMIT_IP_META_KEY = "accounts.signin.client_address"
 # How long /healthz waits for a Celery worker to answer a ping.
 HEALTHZ_CELERY_TIMEOUT = 1.0
 
@@ -324,4 +341,7 @@ GAMES_ROWS_KEPT = env_int("GAMES_ROWS_KEPT", 5000)
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
     "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
+    # Quick play's matcher: widens the waiting players' bands and drops rows not polled
+    # (joining and "bots now" also send it at once; a wait's end with a countdown).
+    "games-quick-match": {"task": "games.tasks.quick_match", "schedule": 2.0},
 }

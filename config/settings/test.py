@@ -49,3 +49,4 @@ STORAGES = {
 # One address (the test client's) opens every account of the suite; the throttle's own test
 # sets the limit it checks.
 ACCOUNTS_REGISTRATIONS_PER_ADDRESS = "10000/d"
+POINTS_OPENING_GRANTS_PER_ADDRESS = "10000/d"

@@ -15,6 +15,7 @@ one of these modules, each named for what it changes, over one unit of work:
 - invites: a private table's invitation link: letting its holder in, renewing it
 - chat: table chat
 - advice: what a seat asks that changes nothing: a hint, a check of a selection
+- accounts: a player deleting their own account
 
 Import from the module itself (``from games.services.tables import table_create``).
 """

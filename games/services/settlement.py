@@ -1,4 +1,4 @@
-"""Paying a finished hand out of the ledger, and counting it in the statistics."""
+"""Paying a finished hand out of the ledger, counting it in the statistics and rating it."""
 
 import logging
 from datetime import timedelta
@@ -14,7 +14,14 @@ from games.services.seating import seats_vacate_leaving_bots, stake_available
 from games.services.unit_of_work import Change, table_atomic
 from games.stakes import settlement_shares, table_cap
 from lobby.models import Table
-from stats.services import SeatResult, stats_record_hand
+from stats.services import (
+    RatedSeat,
+    SeatResult,
+    rating_record_hand,
+    rating_reverse_hand,
+    ratings_clear,
+    stats_record_hand,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +75,9 @@ def hand_settle(*, hand_id: int) -> bool:
                       "short": short}
         hand.result = dict(hand.result, settlement=settlement)
         hand.settled = True
+        # Rated before settled_at is taken: the rating locks the players' ratings, so hands
+        # sharing a player settle in the order they were rated (what a recompute replays).
+        hand_rating_record(hand=hand, players=list(players.values()))
         hand.settled_at = timezone.now()
         hand.save(update_fields=["result", "settled", "settled_at"])
         for seat, player in players.items():
@@ -110,6 +120,75 @@ def hand_stats_record(*, hand: Hand) -> bool:
                                 escaped=escaped == player.seat))
     return stats_record_hand(hand_id=hand.pk, variant=hand.variant, ended_at=hand.ended_at,
                              levels=int(result.get("levels") or 0), seats=seats)
+
+
+def hand_rating_sides(*, hand: Hand, players: list[HandPlayer],
+                      options: dict | None = None) -> tuple[list[list[RatedSeat]], list[int]] | None:
+    """The sides a settled `hand` is rated between and their ranks (docs/ratings.md): the
+    dealer's side against the defenders, as the rule set plays them (point_bid's dealer
+    alone against three), rank 0 the side whose seats the hand paid (deltas above 0), equal
+    ranks when it moved nothing. None for a hand that is not rated: voided by an operator,
+    or ended by an escape before or during play (nobody played it out; the escaper pays in
+    points, RULES P7). `options` are the table's (read when not given)."""
+    result = hand.result
+    if result is None or result.get("void") or result.get("escape") is not None \
+            or hand.dealer is None:
+        return None
+    if options is None:
+        options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
+    machine = machine_for(hand.variant)
+    deltas = result["deltas"]
+    sides: list[list[RatedSeat]] = [[], []]
+    for player in sorted(players, key=lambda p: p.seat):
+        defends = machine.defends({"dealer": hand.dealer, "options": options}, player.seat)
+        level = (player.user.bot_level or "easy") if player.user.is_bot else ""
+        sides[int(bool(defends))].append(RatedSeat(user_id=player.user_id, bot_level=level))
+    dealer_delta = deltas[hand.dealer]
+    ranks = [0, 1] if dealer_delta > 0 else [1, 0] if dealer_delta < 0 else [0, 0]
+    return sides, ranks
+
+
+def hand_rating_record(*, hand: Hand, players: list[HandPlayer]) -> bool:
+    """Rate a hand being settled (hand_settle, in its transaction), at most once; False when
+    the hand is not rated (hand_rating_sides) or was rated already."""
+    rated = hand_rating_sides(hand=hand, players=players)
+    if rated is None:
+        return False
+    sides, ranks = rated
+    return rating_record_hand(hand_id=hand.pk, variant=hand.variant, teams=sides, ranks=ranks)
+
+
+def hand_rating_reverse(*, hand_id: int) -> bool:
+    """Take a hand whose settlement an operator reversed out of the ratings, exactly
+    (stats.services.rating_reverse_hand). Call it in the reversal's transaction."""
+    return rating_reverse_hand(hand_id=hand_id)
+
+
+def ratings_recompute(*, variant: str | None = None) -> int:
+    """Rate every hand again from the start (of `variant`, or of all): the settled hands in
+    settlement order (settled_at, then id), leaving out those not rated (hand_rating_sides)
+    and those whose settlement an operator reversed. Gives the numbers the live ratings
+    hold when every hand was rated as it settled. Returns how many hands were rated. Run it
+    in a transaction (the ratings_recompute command): it clears the ratings first."""
+    ratings_clear(variant=variant)
+    reversed_hands = {
+        reference.partition(":")[2] for reference in LedgerTransaction.objects.filter(
+            kind=LedgerTransaction.Kind.SETTLE, reversed_by__isnull=False,
+        ).values_list("reference", flat=True)
+    }
+    hands = Hand.objects.filter(settled=True).select_related("table").order_by("settled_at", "pk")
+    if variant is not None:
+        hands = hands.filter(variant=variant)
+    rated = 0
+    for hand in hands.prefetch_related("players__user").iterator(chunk_size=500):
+        if str(hand.pk) in reversed_hands:
+            continue
+        sides = hand_rating_sides(hand=hand, players=list(hand.players.all()),
+                                  options=hand.table.options)
+        if sides is not None:
+            rated += rating_record_hand(hand_id=hand.pk, variant=hand.variant, teams=sides[0],
+                                        ranks=sides[1])
+    return rated
 
 
 def hands_settle_sweep(*, grace_seconds: float = 2.0) -> int:

@@ -27,6 +27,38 @@
   var bots = document.getElementById("play-bots");
   if (bots) variantOptions(bots);
 
+  // Quick play's waiting panel: poll the player's place in the queue every second (the poll
+  // also keeps the place: a closed tab's expires), count the time waited between polls, and
+  // go to the table once the matcher has seated them. Back to the lobby when the place is gone
+  // (left from another tab, or expired).
+  var waiting = document.getElementById("quick-wait");
+  if (waiting) {
+    var statusUrl = waiting.getAttribute("data-status");
+    var waited = document.getElementById("quick-waited");
+    var since = Date.now() - 1000 * parseInt(waiting.getAttribute("data-waited"), 10);
+    var poll = function () {
+      fetch(statusUrl, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (status) {
+          if (!status) return;
+          if (status.state === "seated") { window.location.assign(status.url); return; }
+          if (status.state === "idle") { window.location.reload(); return; }
+          since = Date.now() - 1000 * status.waited;
+          document.getElementById("quick-queued").textContent = String(status.queued);
+          document.getElementById("quick-band").textContent = String(status.band);
+        })
+        .catch(function () { /* the next poll tries again */ });
+    };
+    var tick = function () {
+      var seconds = Math.max(0, Math.floor((Date.now() - since) / 1000));
+      var rest = seconds % 60;
+      waited.textContent = Math.floor(seconds / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+    };
+    setInterval(tick, 250);
+    setInterval(poll, 1000);
+    poll();
+  }
+
   var form = document.getElementById("create-table");
   var data = document.getElementById("create-rules");
   if (!form || !data) return;

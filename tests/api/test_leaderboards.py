@@ -98,3 +98,28 @@ def test_matches_leaderboard_ranks_matches_won_then_played(api, make_user):
     stats = api.get(f"/api/v1/players/{a.pk}/stats/").json()
     classic = next(row for row in stats if row["variant"] == "classic")
     assert (classic["matches_played"], classic["matches_won"]) == (2, 2)
+
+
+def test_rating_leaderboard_per_variant(api, make_user, operator):
+    from stats.models import Rating
+
+    players = [make_user() for _ in range(3)]
+    bot = make_user(is_bot=True, bot_level="easy")
+    for user, mu, sigma, hands in ((players[0], 27.0, 3.0, 25), (players[1], 30.0, 2.0, 40),
+                                   (players[2], 26.0, 6.0, 3), (operator, 40.0, 1.0, 90),
+                                   (bot, 40.0, 1.0, 90)):
+        Rating.objects.create(user=user, variant="four_deck", mu=mu, sigma=sigma, hands=hands,
+                              shown=round(40 * (mu - 3 * sigma) + 1000))
+    Rating.objects.create(user=players[2], variant="classic", mu=35.0, sigma=1.0, hands=50,
+                          shown=2280)
+    body = api.get("/api/v1/leaderboards/rating/?variant=four_deck").json()
+    rows = body["results"]
+    # 1960, 1720, 1320: staff and bots are left out; the provisional player is listed, marked.
+    assert [(r["rank"], r["player"]["id"], r["rating"], r["provisional"]) for r in rows] == [
+        (1, players[1].pk, 1960, False), (2, players[0].pk, 1720, False),
+        (3, players[2].pk, 1320, True)]
+    assert rows[0]["variant"] == "four_deck" and rows[0]["hands"] == 40
+    classic = api.get("/api/v1/leaderboards/rating/?variant=classic").json()["results"]
+    assert [r["player"]["id"] for r in classic] == [players[2].pk]
+    for query in ("", "?variant=all", "?variant=poker"):
+        assert api.get("/api/v1/leaderboards/rating/" + query).status_code == 400

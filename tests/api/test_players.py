@@ -128,3 +128,31 @@ def test_players_are_found_by_part_of_their_name(api, make_user):
         [(alice.pk, "Alice Wong", False), (bot.pk, "Bot Alicia", True)]
     assert body["count"] == 2
     assert api.get("/api/v1/players/?search=nobody").json()["results"] == []
+
+
+def test_profile_has_the_ratings_per_variant(api, make_user):
+    from games.services.settlement import hand_settle
+    from tests.factories import hand_ended, table_seated
+    from tests.stats.test_ratings import MU, SIGMA, plackett_luce
+
+    users = [make_user() for _ in range(4)]
+    table = table_seated(users, variant="guigang")
+    hand_settle(hand_id=hand_ended(table, users, deltas=[2, -2, 2, -2]).pk)
+    body = api.get(f"/api/v1/players/{users[0].pk}/").json()
+    (won, _), _ = plackett_luce([(MU, SIGMA)] * 2, [(MU, SIGMA)] * 2)
+    [rating] = body["ratings"]
+    assert rating["variant"] == "guigang" and rating["hands"] == 1
+    assert (rating["mu"], rating["sigma"]) == pytest.approx(won, abs=1e-9)
+    # Shown: 40 × (mu − 3 sigma) + 1000, rounded.
+    assert rating["rating"] == round(40 * (won[0] - 3 * won[1]) + 1000)
+    assert rating["provisional"] is True and rating["fixed"] is False
+    assert api.get(f"/api/v1/players/{make_user().pk}/").json()["ratings"] == []
+
+
+def test_a_bot_shows_its_levels_fixed_rating_in_every_variant(api, make_user):
+    bot = make_user(is_bot=True, bot_level="hard")
+    ratings = api.get(f"/api/v1/players/{bot.pk}/").json()["ratings"]
+    assert {r["variant"] for r in ratings} == {"classic", "four_deck", "point_bid", "guigang"}
+    # docs/ratings.md, "Bots": hard is mu 26.29, sigma 1 → 40 × (26.29 − 3) + 1000 = 1931.6.
+    assert all((r["mu"], r["sigma"], r["rating"], r["fixed"], r["hands"]) ==
+               (26.29, 1.0, 1932, True, 0) for r in ratings)

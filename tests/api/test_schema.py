@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (
 
 from accounts.services import user_create
 from games.models import Hand, HandPlayer
-from games.services.settlement import hand_stats_record
+from games.services.settlement import hand_stats_record, ratings_recompute
 from games.services.tables import table_create
 from lobby.services import room_default_get_or_create
 
@@ -59,6 +59,7 @@ def some_data(db, wsgi_keeps_the_test_connection):
     HandPlayer.objects.bulk_create(HandPlayer(hand=hand, seat=s, user=u, points=0)
                                    for s, u in enumerate(users))
     hand_stats_record(hand=hand)
+    ratings_recompute()
     return Token.objects.create(user=users[0]).key
 
 
@@ -74,3 +75,17 @@ def test_api_never_answers_500(case, some_data):
     case.call_and_validate(headers=headers,
                            checks=[not_a_server_error, status_code_conformance,
                                    response_schema_conformance])
+
+
+def test_the_schema_documents_the_ratings(client, db):
+    doc = client.get("/api/v1/schema/?format=json").json()
+    board = doc["paths"]["/api/v1/leaderboards/rating/"]["get"]
+    [variant] = [p for p in board["parameters"] if p["name"] == "variant"]
+    assert variant["required"] is True and "all" not in variant["schema"]["enum"]
+    assert {"classic", "point_bid"} <= set(variant["schema"]["enum"])
+    schemas = doc["components"]["schemas"]
+    assert {"rank", "player", "rating", "mu", "sigma", "hands", "provisional"} <= \
+        set(schemas["RatingRow"]["properties"])
+    assert schemas["Player"]["properties"]["ratings"]["items"]["$ref"].endswith("/Rating")
+    assert set(schemas["Rating"]["required"]) == {"variant", "rating", "mu", "sigma", "hands",
+                                                  "provisional", "fixed"}

@@ -3,7 +3,7 @@ and on a phone: register, open a table with the lobby form's defaults, fill it w
 play a whole hand to the next hand's start, clicking only cards the page shows as playable.
 On the way: a dimmed card cannot be picked, 提示 gives a play the server takes, one follow
 that breaks the rules is explained (the owed shape named) before and after sending, and the
-page speaks one language in every phase.
+page speaks one language in every phase, and each hand's result explains itself.
 
 The test process reads the database only to know what the engine allows (the view's
 playable, the lowest legal play, a follow that breaks the rules); it never acts for the player.
@@ -24,6 +24,7 @@ from tests.ui.test_languages import foreign_words
 
 from .hand import click_cards, hand_cards, selected, wait_hand_changed
 from .test_matches import check_result
+from .test_results import check_leave_reachable, check_no_empty_section, check_steps
 from .test_table import DESKTOP, PASSWORD, PHONE, fill_with_bots, press_ready
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
@@ -300,6 +301,12 @@ def test_a_newcomer_plays_a_first_hand(live, new_context, shots, variant, lang, 
     three = lang == "en" and screen == "desktop"
     for number in (1, 2, 3):
         journey.play_hand()
+        # The result explains itself (issue 39): no empty section, the steps from the
+        # header's points to the total, and on a phone nothing covers Leave seat.
+        check_no_empty_section(page, table_id)
+        check_steps(page, table_id)
+        if screen == "phone":
+            check_leave_reachable(page)
         if number == 1:
             page.screenshot(path=shots / f"first-hour-{variant}-{lang}-{screen}-result.png")
         if three:

@@ -279,10 +279,16 @@ def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_u
     table_id = seated_with_bots(page, live)
     press_ready(page)
 
-    dimmed_tried = False
+    dimmed_tried, hands = False, 1
     while True:
         kind = wait_my_move(page)
-        assert kind != "end", "the hand ended before an illegal follow was possible"
+        if kind == "end":
+            # A deal may leave no follow to get wrong: the next hand, up to three.
+            assert hands < 3, "three hands ended before an illegal follow was possible"
+            page.locator("#result-controls button.primary").click()
+            expect(page.locator("#result")).to_be_hidden(timeout=20_000)
+            hands += 1
+            continue
         game = game_state(table_id)
         illegal = _illegal_follow(game.state, 0) if kind == "play" else None
         dimmed = page.locator('#hand .card[aria-disabled="true"]')
@@ -306,42 +312,6 @@ def test_illegal_play_is_explained_and_changes_nothing(live, new_context, make_u
     assert (after.version, after.state["hands"][0]) == (game.version, game.state["hands"][0])
     assert hand_cards(page).count() == before
     expect(page.locator("#act-play")).to_be_visible()
-
-
-def test_a_hint_selects_a_play_the_table_takes_and_a_bad_selection_says_why(
-        live, new_context, make_user):
-    """提示 selects the cards the server suggests and the player plays them with Play; later
-    a selection that breaks the follow rule is explained beside Play before it is sent (the
-    check), and nothing at the table moves."""
-    make_user(username="hinted")
-    page = new_context(viewport=DESKTOP).new_page()
-    log_in(page, live, "hinted")
-    table_id = seated_with_bots(page, live)
-    press_ready(page)
-    hinted = False
-    while True:
-        kind = wait_my_move(page)
-        assert kind != "end", "the hand ended before an illegal follow was possible"
-        game = game_state(table_id)
-        if kind == "play" and not hinted:
-            expect(page.locator("#act-hint")).to_be_visible()
-            page.click("#act-hint")
-            chosen = page.locator('#hand .card[aria-pressed="true"]')
-            expect(chosen).not_to_have_count(0)
-            before, n = hand_cards(page).count(), chosen.count()
-            expect(page.locator("#check-reason")).to_have_text("")
-            page.click("#act-play")
-            expect(hand_cards(page)).to_have_count(before - n)
-            hinted = True
-            continue
-        illegal = _illegal_follow(game.state, 0) if kind == "play" else None
-        if illegal:
-            break
-        make_move(page, table_id, 0, kind)
-    keyboard_select(page, illegal)
-    expect(page.locator("#check-reason")).to_contain_text(re.compile(r"^You must (follow|play)"))
-    after = game_state(table_id)
-    assert (after.version, after.state["hands"][0]) == (game.version, game.state["hands"][0])
 
 
 class CuttableNetwork:

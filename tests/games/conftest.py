@@ -4,6 +4,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -159,6 +160,14 @@ def live_daphne(tmp_path, request):
     """daphne in a subprocess on this test's database, channel prefix and task queue, with
     the timer lengths in `request.param` (GAMES_TIMER_OVERRIDES, default none); yields its
     port and the path of its log."""
+    with daphne_running(tmp_path / "daphne.log", timers=getattr(request, "param", "")) as live:
+        yield live
+
+
+@contextmanager
+def daphne_running(log, timers=""):
+    """A daphne subprocess as live_daphne starts it, logging to `log`: (port, log) while the
+    block runs, killed after (tests/games/test_quick_live.py runs two side by side)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -169,10 +178,9 @@ def live_daphne(tmp_path, request):
         DRILL_PREFIX=django_settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
         DRILL_QUEUE=django_settings.CELERY_TASK_DEFAULT_QUEUE,
         DRILL_DB_NAME=connection.settings_dict["NAME"],
-        GAMES_TIMER_OVERRIDES=getattr(request, "param", ""),
+        GAMES_TIMER_OVERRIDES=timers,
         GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0",
     )
-    log = tmp_path / "daphne.log"
     with open(log, "ab") as out:
         proc = subprocess.Popen([sys.executable, "-m", "config.serve", "-b", "127.0.0.1",
                                  "-p", str(port), "config.asgi:application"], cwd=ROOT, env=env,

@@ -164,7 +164,8 @@ def test_reverse_transaction_reconciles_and_happens_once(admin_client, finished_
     assert [point_balance(user=u) for u in users] == after
     logged = OperatorAction.objects.get()  # one reversal, one line: the refusals wrote none
     assert logged.kind == "reversal" and logged.reason == "dealt from a bad deck"
-    assert logged.outcome == f"reversed {settle.key} by {reversal.key}"
+    assert logged.outcome == (f"reversed {settle.key} by {reversal.key}; "
+                              f"hand {hand.pk} taken out of the ratings")
     call_command("ledger_reconcile")
 
 

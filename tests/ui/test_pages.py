@@ -124,7 +124,7 @@ def test_the_table_page_carries_chat_history_and_the_switches_a_watcher_has_none
     page = client.get(reverse("ui:table", args=[table.pk]))
     html = page.content.decode()
     assert client_config(page)["user"] == player.pk  # chat marks the reader's own lines
-    for script in ("ui/table/main.js", "ui/history.js", "ui/chat.js", "ui/turncue.js"):
+    for script in ("ui/table/main.js", "ui/table/history.js", "ui/chat.js", "ui/turncue.js"):
         assert script in html
     assert '<script type="module" src="/static/ui/table/main.js">' in html
     assert 'id="chat-panel"' in html and 'id="history-panel"' in html

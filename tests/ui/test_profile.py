@@ -135,3 +135,43 @@ def test_the_table_page_sets_them_with_a_json_post_that_needs_the_csrf_token(mak
     assert client.get(url).status_code == 405
     anonymous = Client()
     assert anonymous.post(url, body, content_type="application/json").status_code == 401
+
+
+# --- ratings (docs/ratings.md) ----------------------------------------------------------------
+
+
+def _settle_hands(users, results, variant="classic"):
+    from games.services.settlement import hand_settle
+    from tests.factories import hand_ended, table_seated
+
+    table = table_seated(users, variant=variant)
+    for deltas in results:
+        hand_settle(hand_id=hand_ended(table, users, deltas=deltas).pk)
+
+
+def test_rating_chart_draws_the_rating_after_each_hand(client, make_user):
+    from stats.models import RatingChange
+
+    users = [make_user() for _ in range(4)]
+    _settle_hands(users, [[1, -1, 1, -1], [1, -1, 1, -1], [-2, 2, -2, 2]])
+    shown = [c.shown for c in RatingChange.objects.filter(user=users[0]).order_by("id")]
+    client.force_login(users[0])
+    with translation.override("en"):
+        page = client.get("/accounts/profile/").content.decode()
+    chart = re.search(r'<figure class="chart rating-chart" data-variant="classic">.*?</figure>',
+                      page, re.S).group(0)
+    points = re.search(r'<polyline points="([^"]+)"', chart).group(1).split()
+    ys = [float(p.split(",")[1]) for p in points]
+    # The newcomer's 1000, then two wins (up: SVG's y grows downwards) and a loss.
+    assert len(points) == 4 and ys[1] < ys[0] and ys[2] < ys[1] and ys[3] > ys[2]
+    assert f"<strong class=\"rating-number\">{shown[-1]}?</strong>" in chart
+    assert "provisional · 3 hands rated" in chart
+    assert f">{max(shown)}</text>" in chart and ">1000</text>" in chart
+    assert "<script" not in chart
+
+
+def test_profile_without_ratings_says_so(client, make_user):
+    client.force_login(make_user())
+    with translation.override("en"):
+        page = client.get("/accounts/profile/").content.decode()
+    assert 'id="ratings"' in page and "No rated hands yet" in page and "rating-chart" not in page

@@ -1,6 +1,6 @@
 """The pure parts of the table page's own scripts, run under Node: the trick history
-(static/ui/history.js) and the chat log (static/ui/chat.js) after a sequence of socket
-messages (docs/protocol.md). Expected values are worked out from the protocol by hand."""
+(static/ui/table/history.js, an ES module) and the chat log (static/ui/chat.js) after a
+sequence of socket messages (docs/protocol.md). Expected values are worked out from the protocol by hand."""
 
 import json
 import shutil
@@ -12,13 +12,15 @@ NODE = shutil.which("node") or "node"
 
 
 def run(script, steps):
-    """Feed `steps` (socket messages) through `script`'s reduce; the states after each."""
+    """Feed `steps` (socket messages) through `script`'s reduce; the states after each
+    (an ES module, or a classic script that exports through `module.exports`)."""
     program = (
-        f"var m = require({json.dumps(str(STATIC / script))});"
+        f"import({json.dumps((STATIC / script).as_uri())}).then(function (m) {{"
+        "m = m.reduce ? m : m.default;"
         "var steps = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "var state = steps.initial, out = [];"
         "steps.messages.forEach(function (msg) { state = m.reduce(state, msg); out.push(state); });"
-        "process.stdout.write(JSON.stringify(out));"
+        "process.stdout.write(JSON.stringify(out)); });"
     )
     done = subprocess.run([NODE, "-e", program], input=json.dumps(steps), capture_output=True,
                           text=True, check=True)
@@ -34,7 +36,7 @@ SECOND = trick(1, [["HA", "HK"], ["H5", "H5"], ["H3", "H4"], ["H9", "H9"]], 1, 2
 
 
 def test_history_follows_the_views_tricks_and_marks_a_failed_throw_on_its_trick():
-    states = run("history.js", {"initial": None, "messages": [
+    states = run("table/history.js", {"initial": None, "messages": [
         {"type": "snapshot", "view": {"hand_no": 3, "tricks": [FIRST]}},
         # Seat 1 leads a throw of ♥A K Q that an opponent beats: only ♥A K goes (§2.5).
         {"type": "update", "events": [
@@ -55,7 +57,7 @@ def test_history_follows_the_views_tricks_and_marks_a_failed_throw_on_its_trick(
 
 
 def test_a_catchup_with_several_tricks_puts_a_throw_on_the_trick_it_opened():
-    states = run("history.js", {"initial": None, "messages": [
+    states = run("table/history.js", {"initial": None, "messages": [
         {"type": "catchup", "events": [
             {"type": "throw_failed", "seat": 1, "attempted": ["SA", "S5"], "played": ["SA"]},
             {"type": "trick_won", "seat": 1, "points": 25},
@@ -66,9 +68,9 @@ def test_a_catchup_with_several_tricks_puts_a_throw_on_the_trick_it_opened():
 
 
 def test_history_lines_go_round_the_table_from_the_leader():
-    program = (f"var h = require({json.dumps(str(STATIC / 'history.js'))});"
+    program = (f"import({json.dumps((STATIC / 'table' / 'history.js').as_uri())}).then((h) => "
                f"process.stdout.write(JSON.stringify(h.lines({json.dumps(FIRST)}, "
-               "{2: ['S10', 'S9']})));")
+               "{2: ['S10', 'S9']}))));")
     lines = json.loads(subprocess.run([NODE, "-e", program], capture_output=True, text=True,
                                       check=True).stdout)
     assert [(line["seat"], line["cards"], line["won"], line["attempted"]) for line in lines] == [

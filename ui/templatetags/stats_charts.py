@@ -3,12 +3,15 @@
     {% load stats_charts %}
     {% balance_chart user %}   the balance after each of the latest ledger movements
     {% results_chart user %}   hands won, lost and drawn per variant
+    {% rating_charts user %}   the rating per variant, and its course over the rated hands
 """
 
 from django import template
 
+from games.variants import variant_ids
+from stats import ratings
 from stats.models import ALL_VARIANTS
-from stats.selectors import balance_series, player_stats_list
+from stats.selectors import balance_series, player_ratings, player_stats_list, rating_history
 
 register = template.Library()
 
@@ -65,3 +68,32 @@ def results_chart(user):
         })
     return {"empty": False, "bars": bars, "width": WIDTH, "label_width": LABEL_WIDTH,
             "bar_height": BAR_HEIGHT, "height": len(rows) * (BAR_HEIGHT + BAR_GAP)}
+
+
+@register.inclusion_tag("ui/charts/rating_charts.html")
+def rating_charts(user, limit=200):
+    """One chart per variant the player is rated in: the shown rating before their first
+    charted hand, then after each (at most the last `limit`), with the lowest and highest
+    marked; the current number and whether it is still provisional."""
+    charts = []
+    for rating in player_ratings(user=user, variants=variant_ids()):
+        history = rating_history(user=user, variant=rating.variant, limit=limit)
+        values = [ratings.shown(history[0].mu_before, history[0].sigma_before)] if history else []
+        values += [change.shown for change in history]
+        chart = {"rating": rating, "count": len(history), "empty": len(values) < 2}
+        if not chart["empty"]:
+            low, high = min(values), max(values)
+            span = (high - low) or 1
+            plot_w, plot_h = WIDTH - PAD_LEFT - PAD_RIGHT, HEIGHT - 2 * PAD_Y
+            step = plot_w / (len(values) - 1)
+            coords = [(PAD_LEFT + i * step, PAD_Y + plot_h - (v - low) / span * plot_h)
+                      for i, v in enumerate(values)]
+            chart.update({
+                "width": WIDTH, "height": HEIGHT, "left": PAD_LEFT, "right": WIDTH - PAD_RIGHT,
+                "top": PAD_Y, "bottom": HEIGHT - PAD_Y, "low": low, "high": high,
+                "polyline": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
+                "dots": [{"x": f"{x:.1f}", "y": f"{y:.1f}"} for x, y in coords[1:]],
+                "first_at": history[0].at, "last_at": history[-1].at,
+            })
+        charts.append(chart)
+    return {"charts": charts, "provisional_hands": ratings.PROVISIONAL_HANDS}

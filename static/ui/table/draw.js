@@ -150,7 +150,10 @@ export function tableDrawing(app, env, on) {
   }
 
   /* An empty seat between hands: a seated player may fill it with a bot of the level picked
-     next to the button (docs/bots.md), a spectator may sit. */
+     next to the button (docs/bots.md), a spectator may sit. The level picked is kept per
+     seat: a message that redraws the seats (the snapshot right after the page loads) must
+     not put it back to Normal under the player's hand. */
+  const pickedLevel = {};
   function emptySeatAction(seat) {
     const seated = env.client.seat != null;
     const form = $(seated ? "bot-form" : "sit-form");
@@ -169,9 +172,10 @@ export function tableDrawing(app, env, on) {
       const option = document.createElement("option");
       option.value = name;
       option.textContent = L["bot_" + name];
-      option.selected = name === "normal";
+      option.selected = name === (pickedLevel[seat] || "normal");
       level.appendChild(option);
     });
+    level.addEventListener("change", () => { pickedLevel[seat] = level.value; });
     const both = document.createElement("span");
     both.className = "bot-add";
     both.appendChild(level);

@@ -2,7 +2,7 @@
    through the reducer (state.js), and each new state is drawn (draw.js). The server is the
    only authority: the page sends actions and explains refusals from their codes.
 
-   Other scripts of the page (chat.js, history.js, turncue.js) open no socket of their own:
+   Other scripts of the page (chat.js, table/history.js, turncue.js) open no socket of their own:
    they hear `tractor:message` (one per message taken, after it was drawn) and
    `tractor:error` (a refusal; cancelled by a script that explained it itself), and send with
    window.TractorTable.sendMessage. */

@@ -3,6 +3,7 @@ make now (with their kind), each card's order key and trump flag, each declarati
 
 import pytest
 
+from games.engine import views
 from games.engine.cards import TOKENS
 from games.engine.registry import machine_for
 
@@ -38,23 +39,35 @@ def test_calls_are_the_legal_declarations_as_actions_with_their_kind(variant, se
         assert kinds <= ({"reinforce", "declare"} if other == seat else {"counter"})
 
 
+class _Counting:
+    """The machine, counting the seat view's own asks for the legal calls (the compiled
+    engine's machines take no monkeypatched attributes)."""
+
+    def __init__(self, machine):
+        self._machine, self.asked = machine, []
+
+    def legal_calls(self, state, seat):
+        self.asked.append(seat)
+        return self._machine.legal_calls(state, seat)
+
+    def __getattr__(self, name):
+        return getattr(self._machine, name)
+
+
 @pytest.mark.parametrize("variant", ["classic", "four_deck", "guigang"])
-def test_a_seat_view_asks_for_the_legal_calls_once(variant, monkeypatch):
-    """The calls offered and, during the deal, the cards they hold come from one search:
-    the seat view is built for every seat on every change of the deal."""
+def test_a_seat_view_asks_for_the_legal_calls_once(variant):
+    """The calls offered and, during the deal, the cards they hold come from one search
+    (the seat view is built for every seat on every change of the deal), handed down."""
     machine, state = _dealt(variant, "once")
     seat = _first_caller(machine, state)
-    legal_calls, asked = machine.legal_calls, []
-
-    def counted(state, seat):
-        asked.append(seat)
-        return legal_calls(state, seat)
-
-    monkeypatch.setattr(machine, "legal_calls", counted)
-    view = machine.view(state, seat)
-    assert asked == [seat]
+    counting = _Counting(machine)
+    view = views.seat_view(counting, state, seat)
+    assert counting.asked == [seat]
     assert view["calls"] and set(view["playable"]) == {
         t for c in view["calls"] if c["type"] == "declare" for t in c["cards"]}
+    # Calls handed down are the ones used.
+    assert machine.calls_view(state, seat, []) == []
+    assert machine.playable(state, seat, []) == set()
 
 
 def test_a_declarers_second_declaration_in_the_same_suit_is_a_reinforcement():

@@ -32,7 +32,7 @@ def _triggers(table_columns):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0008_abandoned_timers"),
+        ("games", "0009_quick_entry"),
         ("lobby", "0004_private_tables"),
     ]
 

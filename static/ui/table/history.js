@@ -1,69 +1,60 @@
 /* The hand's trick history (docs/ui.md): every finished trick of the current hand in order,
    each seat's cards, who won it and the points its cards carried. Built only from what the
-   table page already receives (the `tractor:message` hook of table.js): the view's public
+   table page already receives (the `tractor:message` hook of main.js): the view's public
    `tricks` (so a reload or a reconnection draws the whole hand again) and the `throw_failed`
-   events, which say whose throw was cut to one unit. No rule lives here. */
-"use strict";
+   events, which say whose throw was cut to one unit. No rule lives here. An ES module:
+   reduce and lines are pure (Node tests them); the panel is drawn only in a page. */
 
-(function (root) {
-  /* The history's state after one message: {hand, tricks, throws}. `hand` tells hands apart
-     (the view's hand_no), `throws` maps a trick's index to {seat: the cards attempted}. */
-  function reduce(state, msg) {
-    var view = msg.view;
-    var hand = view ? view.hand_no : null;
-    var next = state && state.hand === hand ? state : { hand: hand, tricks: [], throws: {} };
-    if (!view) return { hand: null, tricks: [], throws: {} };
-    var throws = next.throws;
-    var events = msg.events || [];
-    // The view is the table after the last of the events: a catch-up may hold several tricks.
-    var wonAfter = events.filter(function (ev) { return ev.type === "trick_won"; }).length;
-    events.forEach(function (ev) {
-      if (ev.type === "trick_won") wonAfter -= 1;
-      else if (ev.type === "hand_started") throws = {};
-      else if (ev.type === "throw_failed") {
-        // A throw is a lead: it opens the trick after those finished before it.
-        var k = (view.tricks || []).length - wonAfter;
-        throws = Object.assign({}, throws);
-        throws[k] = Object.assign({}, throws[k]);
-        throws[k][ev.seat] = ev.attempted;
-      }
-    });
-    return { hand: hand, tricks: view.tricks || [], throws: throws };
-  }
+import { fmt, nameOf as tableNameOf } from "./state.js";
 
-  /* One trick as lines in seat order from the leader: {seat, cards, won, attempted}. */
-  function lines(trick, throws) {
-    return trick.plays.map(function (cards, i) {
-      var seat = (trick.leader + i) % 4;
-      return { seat: seat, cards: cards, won: seat === trick.winner,
-               attempted: throws && throws[seat] ? throws[seat] : null };
-    });
-  }
+/* The history's state after one message: {hand, tricks, throws}. `hand` tells hands apart
+   (the view's hand_no), `throws` maps a trick's index to {seat: the cards attempted}. */
+export function reduce(state, msg) {
+  var view = msg.view;
+  var hand = view ? view.hand_no : null;
+  var next = state && state.hand === hand ? state : { hand: hand, tricks: [], throws: {} };
+  if (!view) return { hand: null, tricks: [], throws: {} };
+  var throws = next.throws;
+  var events = msg.events || [];
+  // The view is the table after the last of the events: a catch-up may hold several tricks.
+  var wonAfter = events.filter(function (ev) { return ev.type === "trick_won"; }).length;
+  events.forEach(function (ev) {
+    if (ev.type === "trick_won") wonAfter -= 1;
+    else if (ev.type === "hand_started") throws = {};
+    else if (ev.type === "throw_failed") {
+      // A throw is a lead: it opens the trick after those finished before it.
+      var k = (view.tricks || []).length - wonAfter;
+      throws = Object.assign({}, throws);
+      throws[k] = Object.assign({}, throws[k]);
+      throws[k][ev.seat] = ev.attempted;
+    }
+  });
+  return { hand: hand, tricks: view.tricks || [], throws: throws };
+}
 
-  var api = { reduce: reduce, lines: lines };
-  if (typeof module !== "undefined" && module.exports) { module.exports = api; return; }
-  root.TrickHistory = api;
+/* One trick as lines in seat order from the leader: {seat, cards, won, attempted}. */
+export function lines(trick, throws) {
+  return trick.plays.map(function (cards, i) {
+    var seat = (trick.leader + i) % 4;
+    return { seat: seat, cards: cards, won: seat === trick.winner,
+             attempted: throws && throws[seat] ? throws[seat] : null };
+  });
+}
 
+if (typeof document !== "undefined" && document.getElementById("history-list")) historyPanel();
+
+function historyPanel() {
   var box = document.getElementById("history-list");
   var count = document.getElementById("history-count");
   var tab = document.getElementById("open-history");
-  if (!box) return;
   var client = JSON.parse(document.getElementById("table-client").textContent);
   var L = client.catalog.labels;
+  var env = { client: client };
   var state = null;
   var shown = "";
 
-  function fmt(text, values) {
-    return text.replace(/\{(\w+)\}/g, function (m, k) { return k in values ? values[k] : m; });
-  }
-  /* As the table names a seat (state.js nameOf): a platform bot by its number, in the
-     page's language, since the name the server sends is built once for every reader. */
-  function nameOf(table, seat) {
-    var s = table && table.seats[seat];
-    var name = !s || !s.name ? L.empty
-      : s.bot_number != null ? fmt(L.bot_name, { n: s.bot_number }) : s.name;
-    return seat === client.seat ? name + " (" + L.you + ")" : name;
-  }
+  /* As the table names a seat (state.js), from the table the message came with. */
+  function nameOf(table, seat) { return tableNameOf({ table: table }, env, seat); }
   function cardRow(tokens) {
     var row = document.createElement("div");
     row.className = "cards-row small";
@@ -135,4 +126,4 @@
         });
     });
   }
-})(this);
+}
