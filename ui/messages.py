@@ -274,9 +274,26 @@ def action_error_text(code, **data):
     return text
 
 
+# point_bid's special hands (RULES §4.9, A27) by the names the engine gives them (the seed's
+# own, in traditional characters): each page shows them in its language.
+SPECIAL_NAMES = {
+    "沖關": _("Breakthrough"),
+    "主7沖關": _("Trump-7 breakthrough"),
+    "全7沖關": _("All-7s breakthrough"),
+    "主2沖關": _("Trump-2 breakthrough"),
+    "皇後": _("Queen"),
+    "大沖關": _("Great breakthrough"),
+    "主7大沖關": _("Trump-7 great breakthrough"),
+    "全7大沖關": _("All-7s great breakthrough"),
+    "主2大沖關": _("Trump-2 great breakthrough"),
+    "皇上": _("Emperor"),
+}
+
+
 def client_catalog():
     """Everything the table script says, in the active language."""
     return {
+        "special_names": {name: str(text) for name, text in SPECIAL_NAMES.items()},
         "errors": {code: str(text) for code, text in ERRORS.items()},
         "error": str(GENERIC_ERROR),
         "labels": {key: str(text) for key, text in LABELS.items()},

@@ -9,6 +9,7 @@ marked while the dealer buries, and on a phone a result that leaves Leave seat r
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.models import GameState
@@ -84,7 +85,17 @@ def check_steps(page, table_id):
 
 def check_leave_reachable(page):
     """On a phone the result sits under the felt: the Leave seat button is where it was, not
-    under the result."""
+    under the result. A later message (the settlement) may redraw the controls under the
+    check: it looks again."""
+    for attempt in range(5):
+        try:
+            return _leave_reachable(page)
+        except (PlaywrightError, TypeError):  # TypeError: no box, the button was replaced
+            if attempt == 4:
+                raise
+
+
+def _leave_reachable(page):
     leave = page.locator("#controls button", has_text=labels(page)["leave"])
     leave.scroll_into_view_if_needed()
     box = leave.bounding_box()

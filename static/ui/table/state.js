@@ -474,8 +474,10 @@ function resultModel(s, env) {
     line(fmt(L.match_won, { names: teamNames(s, env, won.winner_team), n: won.hands }), "match-won");
     line(L.match_new);
   }
+  const specials = env.client.catalog.special_names || {};
   (v.result_steps || []).forEach((step) => {
-    const values = step.seat != null ? Object.assign({ name: nameOf(s, env, step.seat) }, step) : step;
+    const values = Object.assign({}, step, step.seat != null ? { name: nameOf(s, env, step.seat) } : {},
+                                 step.special ? { special: specials[step.special] || step.special } : {});
     line(fmt(L["step_" + step.kind] || step.kind, values), "step step-" + step.kind);
   });
   if (r.levels_after && partsOf(s).levels) {

@@ -354,6 +354,22 @@ for (const variant of VARIANTS) {
   });
 }
 
+test("a special hand is named in the page's language, not by the engine's name for it", () => {
+  const stream = load("point_bid");
+  let state = initialState();
+  const env = envOf(stream);
+  env.client = Object.assign({}, stream.client, { catalog: Object.assign({}, stream.client.catalog, {
+    special_names: { "主7沖關": "Trump-7 breakthrough" } }) });
+  for (const msg of stream.messages) state = reduce(state, msg, env);
+  const view = Object.assign({}, state.view, { result_steps: [
+    { kind: "special_defender", seat: 1, special: "主7沖關", passes: 2, step: 40, points: 80,
+      before: 60, total: 140 }] });
+  const lines = viewModel(Object.assign({}, state, { view: view }), env).result.lines;
+  const special = lines.find((line) => line.cls === "step step-special_defender");
+  assert.ok(special.text.includes("Trump-7 breakthrough"), special.text);
+  assert.ok(!/[\u3400-\u9fff]/.test(special.text), special.text);
+});
+
 // Play again (docs/ui.md): the view's `rematch` is answered with the two buttons while it waits
 // for this seat, in place of Next hand; a private table's seats get their invitation link.
 test("a rematch offered is answered in place of Next hand, only while it waits for the seat", () => {
