@@ -25,7 +25,7 @@ from tests.ui.test_languages import foreign_words
 from .hand import click_cards, hand_cards, selected, wait_hand_changed
 from .test_matches import check_result
 from .test_results import check_leave_reachable, check_no_empty_section, check_steps
-from .test_table import DESKTOP, PASSWORD, PHONE, fill_with_bots, press_ready
+from .test_table import DESKTOP, PHONE, display_name, fill_with_bots, press_ready, register
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -249,22 +249,6 @@ def illegal_follow(state, seat):
                 return format_cards(cards), True
             plain = plain or format_cards(cards)
     return (plain, False) if plain else None
-
-
-def register(page, base, username, lang):
-    """The register form as a newcomer fills it, in the page's language."""
-    page.goto(f"{base}/accounts/register/")
-    expect(page.locator("html")).to_have_attribute("lang", "zh-hans" if lang == "zh" else "en")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", display_name(username))
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("main button[type=submit]")
-    expect(page.locator("#balance")).to_have_text("1000")
-
-
-def display_name(username):
-    return username.title()
 
 
 def open_table_with_defaults(page, base, variant):

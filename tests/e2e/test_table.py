@@ -26,14 +26,22 @@ HIDDEN_EVENTS = {"dealt", "kitty", "buried"}
 # --- steps a person takes ---------------------------------------------------------------------
 
 
-def register(page, base, username):
+def register(page, base, username, lang=None):
+    """The register form as a newcomer fills it; with `lang` ("zh" or "en"), in that language."""
     page.goto(f"{base}/accounts/register/")
+    if lang is not None:
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans" if lang == "zh" else "en")
     page.fill("#id_username", username)
-    page.fill("#id_display_name", username.title())
+    page.fill("#id_display_name", display_name(username))
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("main button[type=submit]")
     expect(page.locator("#balance")).to_have_text("1000")
+
+
+def display_name(username):
+    """The name register() gives an account."""
+    return username.title()
 
 
 def log_in(page, base, username):
