@@ -15,11 +15,13 @@ databases on 127.0.0.1:5432 dropped after each test.
 import gzip
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import psycopg
@@ -27,6 +29,7 @@ import pytest
 
 from games.backups import BackupError, backup_header_read, backup_restore
 from games.services.recovery import RESTORED_REASON
+from tests.platform.test_embedded_run import Platform, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(Path(sys.executable))
@@ -202,9 +205,11 @@ def test_a_postgresql_backup_made_while_another_connection_writes_holds_whole_tr
 # --- the drill ---------------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_the_drill_on_the_embedded_default(tmp_path):
     """SQLite in a data directory, the commands run through platform/manage as an operator of
-    the embedded default would (no Redis named: it brings its own)."""
+    the embedded default would (no Redis named: it brings its own), then ./platform/run on the
+    restored directory."""
     source, restored = tmp_path / "source", tmp_path / "restored"
     played = drill(["play"], platform_env(source))
     backup = tmp_path / "drill.backup"
@@ -221,6 +226,25 @@ def test_the_drill_on_the_embedded_default(tmp_path):
                 platform_env(restored, redis=False), ok=False)
     assert again.returncode == 1 and "is not empty" in again.stderr
     assert drill(["inspect"], platform_env(restored))["closures"] == [[1, RESTORED_REASON, 2]]
+    # --force replaces it with the backup, which has the hand mid-play again.
+    done = run([str(ROOT / "platform" / "manage"), "restore", "--force", str(backup)],
+               platform_env(restored, redis=False))
+
+    # The platform starts on it, its beat sweeps (no hand is played on), and the finished hand
+    # replays there as it did where it was played.
+    platform = Platform(restored, free_port())
+    try:
+        platform.wait_for("/healthz")
+        replay = json.loads(platform.wait_for("/api/v1/hands/1/replay/"))
+        swept = time.monotonic() + 60
+        while not re.search(r"Task games\.tasks\.sweep\[\S+\] succeeded", platform.output()):
+            assert time.monotonic() < swept, platform.output()
+            time.sleep(0.2)
+    finally:
+        platform.interrupt()
+    assert replay["tricks"] == played["hands"]["1"]["replay"]["tricks"]
+    assert replay["deal"] == played["hands"]["1"]["replay"]["hands"]
+    assert_drill(played, drill(["inspect"], platform_env(restored)), done.stdout)
 
 
 def test_the_drill_on_postgresql(tmp_path, pg_databases):
@@ -231,6 +255,10 @@ def test_the_drill_on_postgresql(tmp_path, pg_databases):
     done = manage(["restore", str(backup)], platform_env(tmp_path, restored))
     assert_drill(played, drill(["inspect", "--sweep"], platform_env(tmp_path, restored)),
                  done.stdout)
+    again = manage(["restore", str(backup)], platform_env(tmp_path, restored), ok=False)
+    assert again.returncode == 1 and "is not empty" in again.stderr
+    done = manage(["restore", "--force", str(backup)], platform_env(tmp_path, restored))
+    assert_drill(played, drill(["inspect"], platform_env(tmp_path, restored)), done.stdout)
 
 
 def assert_drill(played, restored, restore_said):
