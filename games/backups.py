@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from django.conf import settings
-from django.db import connections
+from django.db import OperationalError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
@@ -91,7 +91,10 @@ def backup_header_read(path: Path) -> tuple[BackupHeader, int]:
         line = f.readline(1 << 20)
     if not line.startswith(MAGIC) or not line.endswith(b"\n"):
         raise BackupError(f"{path} is not a backup made by manage.py backup")
-    header = BackupHeader(**json.loads(line[len(MAGIC):]))
+    try:
+        header = BackupHeader(**json.loads(line[len(MAGIC):]))
+    except (ValueError, TypeError) as error:
+        raise BackupError(f"{path}: the backup's header is damaged ({error})") from None
     if header.format != FORMAT or header.engine not in ENGINES:
         raise BackupError(f"{path}: backup format {header.format} of {header.engine} is unknown "
                           "here")
@@ -113,7 +116,12 @@ def backup_restore(*, path: Path, force: bool = False, using: str = "default") -
         raise BackupError("the backup was made by a newer version of the platform (migrations "
                           f"unknown here: {', '.join('.'.join(m) for m in unknown[:5])}); "
                           "restore it with that version")
-    tables = connection.introspection.table_names()
+    try:
+        tables = connection.introspection.table_names()
+    except OperationalError as error:
+        raise BackupError(f"cannot open the database {connection.settings_dict['NAME']} "
+                          f"({str(error).strip()}): create it first (PostgreSQL: createdb)"
+                          ) from None
     if tables and not force:
         raise BackupError(f"the database {connection.settings_dict['NAME']} is not empty "
                           f"({len(tables)} tables): restore into a new one, or pass --force "

@@ -259,6 +259,10 @@ def test_the_drill_on_postgresql(tmp_path, pg_databases):
     assert again.returncode == 1 and "is not empty" in again.stderr
     done = manage(["restore", "--force", str(backup)], platform_env(tmp_path, restored))
     assert_drill(played, drill(["inspect"], platform_env(tmp_path, restored)), done.stdout)
+    # A database that was never created is not made up: the operator creates it.
+    missing = manage(["restore", str(backup)], platform_env(tmp_path, f"{restored}_missing"),
+                     ok=False)
+    assert missing.returncode == 1 and "create it first (PostgreSQL: createdb)" in missing.stderr
 
 
 def assert_drill(played, restored, restore_said):
@@ -326,6 +330,9 @@ def test_a_restore_refuses_a_file_that_is_not_a_backup(tmp_path):
     (tmp_path / "db.sqlite3").write_bytes(b"SQLite format 3\x00")
     with pytest.raises(BackupError, match="is not a backup made by manage.py backup"):
         backup_restore(path=tmp_path / "db.sqlite3")
+    (tmp_path / "cut").write_bytes(b'TRACTOR-BACKUP {"engine": "sqlite", "creat\n')
+    with pytest.raises(BackupError, match="the backup's header is damaged"):
+        backup_restore(path=tmp_path / "cut")
 
 
 def test_a_restore_refuses_a_copy_of_the_other_engine(tmp_path):
