@@ -26,6 +26,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+import redis
 
 from games.backups import BackupError, backup_header_read, backup_restore
 from games.services.recovery import RESTORED_REASON
@@ -34,20 +35,29 @@ from tests.platform.test_embedded_run import Platform, free_port
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(Path(sys.executable))
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+TEST_REDIS = "redis://127.0.0.1:6379/9"
+QUEUE = f"backup-test-{os.getpid()}"
 
 pytestmark = pytest.mark.timeout(300)
 
 
-def platform_env(data_dir, database_url=None, redis=True):
+@pytest.fixture(autouse=True)
+def _queue_removed():
+    """The tasks the drill's services queued (nobody runs them) go with the test."""
+    yield
+    redis.Redis.from_url(TEST_REDIS).delete(QUEUE)
+
+
+def platform_env(data_dir, database_url=None, shared_redis=True):
     """The environment of one of the platform's processes on `data_dir` (and `database_url`;
-    none: the embedded default's db.sqlite3 there), on Redis database 9 unless `redis` is off
-    (platform/manage then starts a Redis of its own)."""
+    none: the embedded default's db.sqlite3 there), on Redis database 9 unless `shared_redis`
+    is off (platform/manage then starts a Redis of its own); tests/games/backup_settings.py."""
     env = {k: v for k, v in os.environ.items()
            if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PG_BIN_DIR"}}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings.local", TRACTOR_DATA_DIR=str(data_dir),
-               PYTHONPATH=str(ROOT), GAMES_REDIS_PREFIX=f"tractor-backup-test-{os.getpid()}")
-    if redis:
-        env["REDIS_URL"] = "redis://127.0.0.1:6379/9"
+    env.update(DJANGO_SETTINGS_MODULE="tests.games.backup_settings", BACKUP_TEST_QUEUE=QUEUE,
+               TRACTOR_DATA_DIR=str(data_dir), PYTHONPATH=str(ROOT), GAMES_REDIS_PREFIX=QUEUE)
+    if shared_redis:
+        env["REDIS_URL"] = TEST_REDIS
     if database_url:
         env["DATABASE_URL"] = database_url
     return env
@@ -214,21 +224,21 @@ def test_the_drill_on_the_embedded_default(tmp_path):
     played = drill(["play"], platform_env(source))
     backup = tmp_path / "drill.backup"
     done = run([str(ROOT / "platform" / "manage"), "backup", "-o", str(backup)],
-               platform_env(source, redis=False))
+               platform_env(source, shared_redis=False))
     assert f"into {backup}" in done.stdout
     done = run([str(ROOT / "platform" / "manage"), "restore", str(backup)],
-               platform_env(restored, redis=False))
+               platform_env(restored, shared_redis=False))
     assert "migrations: none to apply" in done.stdout
     assert_drill(played, drill(["inspect", "--sweep"], platform_env(restored)), done.stdout)
 
     # The restored copy is not empty now: a second restore into it is refused, and changes nothing.
     again = run([str(ROOT / "platform" / "manage"), "restore", str(backup)],
-                platform_env(restored, redis=False), ok=False)
+                platform_env(restored, shared_redis=False), ok=False)
     assert again.returncode == 1 and "is not empty" in again.stderr
     assert drill(["inspect"], platform_env(restored))["closures"] == [[1, RESTORED_REASON, 2]]
     # --force replaces it with the backup, which has the hand mid-play again.
     done = run([str(ROOT / "platform" / "manage"), "restore", "--force", str(backup)],
-               platform_env(restored, redis=False))
+               platform_env(restored, shared_redis=False))
 
     # The platform starts on it, its beat sweeps (no hand is played on), and the finished hand
     # replays there as it did where it was played.
