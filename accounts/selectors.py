@@ -67,6 +67,12 @@ def users_banned_now() -> QuerySet[SittingBan, UserIdRow]:
     return _bans_in_force().values("user_id")
 
 
+def balances_total() -> int:
+    """The sum of every balance, the house's and the other system accounts' included: 0 while
+    the ledger is whole, since every transaction is balanced."""
+    return PointAccount.objects.aggregate(total=Coalesce(Sum("balance"), 0))["total"]
+
+
 def ledger_mismatches() -> list[str]:
     """Every inconsistency in the ledger, as human-readable lines (empty when all is well).
 

@@ -289,6 +289,18 @@ def table_is_closed(*, table_id: int) -> bool:
     return TableClosure.objects.filter(table_id=table_id).exists()
 
 
+def tables_mid_hand() -> list[int]:
+    """The tables whose hand was dealt and has not ended, by id: on a platform started from a
+    backup nobody is there to finish it (games.services.recovery)."""
+    return list(GameState.objects.filter(hand__isnull=False, hand__ended_at__isnull=True)
+                .order_by("table_id").values_list("table_id", flat=True))
+
+
+def hands_finished_latest(*, limit: int) -> list[Hand]:
+    """The `limit` hands that ended last (voided ones too), newest first."""
+    return list(Hand.objects.filter(ended_at__isnull=False).order_by("-ended_at", "-pk")[:limit])
+
+
 def tables_open() -> QuerySet[Table]:
     """Tables open to everyone: not closed (TableClosure: by an operator, or left empty past
     its grace) and not private (only its invitation link shows one), with their room, seats

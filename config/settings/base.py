@@ -326,6 +326,9 @@ GAMES_HINT_RATE = env_int("GAMES_HINT_RATE", 3)
 GAMES_HINT_WINDOW = float(env_str("GAMES_HINT_WINDOW", "60"))
 # What the platform's own Redis keys (not the channel layer's, not Celery's) start with.
 GAMES_REDIS_PREFIX = env_str("GAMES_REDIS_PREFIX", "tractor")
+# Where pg_dump and pg_restore are, for manage.py backup and restore on PostgreSQL (games.backups);
+# empty: PATH, then the newest of /usr/lib/postgresql/*/bin.
+BACKUP_PG_BIN_DIR = env_str("PG_BIN_DIR", "")
 # The largest message a table socket takes (bytes); a larger one gets a `too_big` error and
 # close 4413. daphne itself cuts frames above 1 MiB (autobahn drops the connection), so the
 # limit must stay below that for the client to hear why.
