@@ -139,3 +139,22 @@ def test_staff_play_without_a_code_too(client, staff, table_factory):
     client.force_login(staff)
     for page in ("/accounts/profile/", "/lobby/", f"/tables/{table.pk}/"):
         assert client.get(page).status_code == 200, page
+
+
+def test_a_superuser_adds_a_staff_members_device_in_the_admin(admin_client, staff):
+    assert admin_client.get("/admin/otp_totp/totpdevice/add/").status_code == 200
+    key = "3132333435363738393031323334353637383930"  # RFC 6238's test key, in hex
+    added = admin_client.post("/admin/otp_totp/totpdevice/add/", {
+        "user": staff.pk, "name": "authenticator app", "confirmed": "on", "key": key,
+        "step": 30, "t0": 0, "digits": 6, "tolerance": 1, "drift": 0, "last_t": -1,
+        "throttling_failure_count": 0})
+    assert added.status_code == 302
+    device = TOTPDevice.objects.get(user=staff)
+    assert device.key == key and device.confirmed
+    qr = admin_client.get(f"/admin/otp_totp/totpdevice/{device.pk}/qrcode/")
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+    # The staff member then signs in with a code of that key.
+    client = Client()
+    client.force_login(staff)
+    assert client.post(VERIFY, {"otp_device": device.persistent_id,
+                                "otp_token": totp_code(device), "next": "/admin/"}).url == "/admin/"
