@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django_otp import devices_for_user
 from django_otp.forms import OTPTokenForm
 
 from accounts.models import User
@@ -92,13 +93,17 @@ class TwoFactorForm(RequiredMarked, OTPTokenForm):
         super().__init__(user, request, *args, **kwargs)
         # The app comes first (otp_totp before otp_static in INSTALLED_APPS): chosen already,
         # so a staff member just types the code.
-        devices = [value for value, _label in self.fields["otp_device"].choices if value]
-        if devices:
-            self.fields["otp_device"].initial = devices[0]
-        self.fields["otp_device"].choices = [
-            (value, _device_label(label)) for value, label in self.fields["otp_device"].choices
-            if value]
+        choices = self.fields["otp_device"].choices
+        if choices:
+            self.fields["otp_device"].initial = choices[0][0]
         self.required_mark()
+
+    @staticmethod
+    def device_choices(user):
+        # django-otp's, without its blank entry and with the names in the page's language
+        # (also used when a refused code redraws the list).
+        return [(device.persistent_id, _device_label(device.name))
+                for device in devices_for_user(user)]
 
 
 def _device_label(name):

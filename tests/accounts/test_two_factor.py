@@ -13,6 +13,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from tests.factories import client_verified, hand_start, totp_code, totp_device_of
+from tests.ui.test_languages import foreign_words
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +159,25 @@ def test_a_superuser_adds_a_staff_members_device_in_the_admin(admin_client, staf
     client.force_login(staff)
     assert client.post(VERIFY, {"otp_device": device.persistent_id,
                                 "otp_token": totp_code(device), "next": "/admin/"}).url == "/admin/"
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_two_factor_pages_are_in_one_language(client, staff, make_user, language):
+    client.cookies["django_language"] = "zh-hans" if language == "zh" else "en"
+    # The apps' names are no language's; nor are the users' own names.
+    allowed = {"FreeOTP", "Aegis", "Google", "1Password", str(staff), "ops"}
+    client.force_login(staff)
+    enroll = client.get(ENROLL)
+    wrong = client.post(ENROLL, {"token": "x"})
+    enrolled = make_user(username="enrolled")
+    enrolled.is_staff = True
+    enrolled.save(update_fields=["is_staff"])
+    device = totp_device_of(enrolled)
+    client.force_login(enrolled)
+    verify = client.get(VERIFY)
+    refused = client.post(VERIFY, {"otp_device": device.persistent_id, "otp_token": "x"})
+    allowed |= {str(enrolled), "enrolled"}
+    leaks = {name: foreign_words(page.content.decode(), language, allowed=allowed)
+             for name, page in (("enroll", enroll), ("enroll refused", wrong),
+                                ("verify", verify), ("verify refused", refused))}
+    assert leaks == {name: [] for name in leaks}
