@@ -6,8 +6,8 @@ accounts.services with an idempotency key, so a double click or a retry never pa
 What this layer adds is the operators' own rules: each action needs its own permission
 (moderation.OperatorAction's Meta.permissions) and a session that passed two-factor sign-in
 (the operator is the request's user, as django-otp's middleware left it), both checked here
-so that no path skips them; an operator says why; and what was done is written to the one log, OperatorAction, in the
-same transaction as the action.
+so that no path skips them; an operator says why; and what was done is written to the one
+log, OperatorAction, in the same transaction as the action.
 """
 
 from collections.abc import Iterable
