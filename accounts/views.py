@@ -165,8 +165,9 @@ def _with_next(url_name, next_url):
 
 
 def _qr_svg(text):
-    """`text` as a QR code, an SVG data: URL (the pages' content policy allows data: images)."""
-    svg = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2).to_string()
+    """`text` as a QR code on white (scanners want the margin light), an SVG data: URL (the
+    pages' content policy allows data: images)."""
+    svg = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathFillImage, border=2).to_string()
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
 
 
