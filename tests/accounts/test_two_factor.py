@@ -6,7 +6,7 @@ import io
 import re
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
 from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticDevice
@@ -181,3 +181,9 @@ def test_the_two_factor_pages_are_in_one_language(client, staff, make_user, lang
              for name, page in (("enroll", enroll), ("enroll refused", wrong),
                                 ("verify", verify), ("verify refused", refused))}
     assert leaks == {name: [] for name in leaks}
+
+
+def test_the_reset_command_refuses_an_unknown_user(staff):
+    with pytest.raises(CommandError, match="there is no user 'nobody'"):
+        call_command("two_factor_reset", "nobody", stdout=io.StringIO())
+    assert not TOTPDevice.objects.exists()
