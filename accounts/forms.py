@@ -1,8 +1,11 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django_otp import devices_for_user
+from django_otp.forms import OTPTokenForm
 
 from accounts.models import User
+from accounts.services import AUTHENTICATOR_APP, BACKUP_CODES
 
 
 class RequiredMarked:
@@ -62,3 +65,48 @@ class PasswordChangeMarkedForm(RequiredMarked, PasswordChangeForm):
 class LanguageForm(forms.Form):
     language = forms.ChoiceField(choices=User.Language.choices)
     next = forms.CharField(required=False)
+
+
+def _code_field(label):
+    return forms.CharField(label=label, max_length=16, widget=forms.TextInput(attrs={
+        "autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}))
+
+
+class TotpConfirmForm(RequiredMarked, forms.Form):
+    """Enrolling an authenticator app: one code it shows proves it holds the secret."""
+
+    token = _code_field(_("Code from your app"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.required_mark()
+
+
+class TwoFactorForm(RequiredMarked, OTPTokenForm):
+    """Two-factor sign-in for staff: a device of theirs (their app, or their backup codes)
+    and its code, checked by django-otp, which throttles a device after each wrong code."""
+
+    otp_device = forms.ChoiceField(label=_("Device"), choices=[])
+    otp_token = _code_field(_("Code"))
+
+    def __init__(self, user, request=None, *args, **kwargs):
+        super().__init__(user, request, *args, **kwargs)
+        # The app comes first (otp_totp before otp_static in INSTALLED_APPS): chosen already,
+        # so a staff member just types the code.
+        choices = self.fields["otp_device"].choices
+        if choices:
+            self.fields["otp_device"].initial = choices[0][0]
+        self.required_mark()
+
+    @staticmethod
+    def device_choices(user):
+        # django-otp's, without its blank entry and with the names in the page's language
+        # (also used when a refused code redraws the list).
+        return [(device.persistent_id, _device_label(device.name))
+                for device in devices_for_user(user)]
+
+
+def _device_label(name):
+    """A device's name on the page, in its language (accounts.services names them)."""
+    return {AUTHENTICATOR_APP: _("Authenticator app"),
+            BACKUP_CODES: _("Backup codes")}.get(name, name)

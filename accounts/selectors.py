@@ -4,6 +4,7 @@ from typing import Any, TypedDict
 from django.db.models import F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django_otp import user_has_device
 from rest_framework.authtoken.models import Token
 
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan, User
@@ -96,3 +97,15 @@ def ledger_mismatches() -> list[str]:
     for txn in unbalanced:
         problems.append(f"transaction {txn.pk} ({txn.key}): entries sum to {txn.total}")
     return problems
+
+
+def two_factor_verified(*, user: User | None) -> bool:
+    """True iff `user` is the user of a request whose session passed two-factor sign-in:
+    django-otp's middleware sets `otp_device` to the confirmed device of theirs that checked
+    a code. A user loaded any other way (a script, a task, an API token) never is."""
+    return getattr(user, "otp_device", None) is not None
+
+
+def two_factor_enrolled(*, user: User) -> bool:
+    """True iff `user` has a confirmed second factor (an authenticator app or backup codes)."""
+    return bool(user_has_device(user, confirmed=True))

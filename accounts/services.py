@@ -1,5 +1,5 @@
-"""Everything that changes users, their API tokens and sitting bans, point accounts and the
-ledger."""
+"""Everything that changes users, their API tokens, staff's second factor and sitting bans,
+point accounts and the ledger."""
 
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authtoken.models import Token
 
 from accounts.models import LedgerEntry, LedgerTransaction, PointAccount, SittingBan, User
@@ -267,3 +269,50 @@ def sitting_ban_lift(*, ban: SittingBan) -> SittingBan:
         ban.lifted_at = timezone.now()
         ban.save(update_fields=["lifted_at"])
     return ban
+
+
+# The names staff see beside their devices on the two-factor page.
+AUTHENTICATOR_APP = "authenticator app"
+BACKUP_CODES = "backup codes"
+
+
+def totp_device_enroll_start(*, user: User) -> TOTPDevice:
+    """The authenticator app `user` is enrolling: their unconfirmed TOTP device, made now if
+    there is none, so that the page shows the same secret until a code confirms it."""
+    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("pk").first()
+    return device or TOTPDevice.objects.create(user=user, name=AUTHENTICATOR_APP,
+                                               confirmed=False)
+
+
+def totp_device_confirm(*, user: User, device_id: int, token: str) -> TOTPDevice | None:
+    """Confirm `user`'s unconfirmed device `device_id` with a code from their app; the other
+    unconfirmed ones go. Returns the device, or None for a wrong, reused or throttled code
+    (the failure counts towards the device's throttle: django-otp's back-off). The device's
+    row is locked, so two requests cannot both confirm with one code."""
+    with transaction.atomic():
+        device = (TOTPDevice.objects.select_for_update()
+                  .filter(pk=device_id, user=user, confirmed=False).first())
+        if device is None or not device.verify_token(token):
+            return None
+        device.confirmed = True
+        device.save(update_fields=["confirmed"])
+        TOTPDevice.objects.filter(user=user, confirmed=False).delete()
+        return device
+
+
+def two_factor_reset(*, user: User, backup_codes: int = 0) -> tuple[TOTPDevice, list[str]]:
+    """Replace all of `user`'s second factors (a lost phone): their devices and backup codes
+    are deleted, so no session verified with them stays verified, and one new confirmed TOTP
+    device is made, with `backup_codes` new single-use codes if asked. Returns the device
+    (its key is the secret to hand over) and the codes."""
+    with transaction.atomic():
+        TOTPDevice.objects.filter(user=user).delete()
+        StaticDevice.objects.filter(user=user).delete()
+        device = TOTPDevice.objects.create(user=user, name=AUTHENTICATOR_APP, confirmed=True)
+        codes: list[str] = []
+        if backup_codes:
+            static = StaticDevice.objects.create(user=user, name=BACKUP_CODES, confirmed=True)
+            codes = [StaticToken.random_token() for _ in range(backup_codes)]
+            StaticToken.objects.bulk_create(StaticToken(device=static, token=code)
+                                            for code in codes)
+        return device, codes

@@ -18,4 +18,7 @@ urlpatterns = [
     ),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_done"),
     path("language/", views.language_set, name="language"),
+    # Staff's second factor (docs/operations.md, "Staff two-factor sign-in").
+    path("two-factor/", views.two_factor_enroll, name="two_factor_enroll"),
+    path("two-factor/verify/", views.two_factor_verify, name="two_factor_verify"),
 ]

@@ -1,18 +1,38 @@
+import base64
+from urllib.parse import urlencode
+
+import qrcode
+import qrcode.image.svg
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from django_otp import login as otp_login
 from django_ratelimit.core import is_ratelimited
 
-from accounts.forms import LanguageForm, RegistrationForm, SignInForm
-from accounts.services import user_create, user_language_set
+from accounts.forms import (
+    LanguageForm,
+    RegistrationForm,
+    SignInForm,
+    TotpConfirmForm,
+    TwoFactorForm,
+)
+from accounts.selectors import two_factor_enrolled, two_factor_verified
+from accounts.services import (
+    totp_device_confirm,
+    totp_device_enroll_start,
+    user_create,
+    user_language_set,
+)
 from accounts.signin import SignInLock, sign_in_lock
 
 
@@ -80,14 +100,18 @@ class PlayerLoginView(LoginView):
         return _with_language(response, form.get_user().preferred_language)
 
 
+def _next_url(request, next_url, default):
+    """`next_url` if it is a page of this site, else `default` (no open redirect)."""
+    if next_url and url_has_allowed_host_and_scheme(
+            next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return next_url
+    return default
+
+
 @require_POST
 def language_set(request):
     form = LanguageForm(request.POST)
-    next_url = request.POST.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        next_url = "/"
+    next_url = _next_url(request, request.POST.get("next"), "/")
     if not form.is_valid():
         return redirect(next_url)
     language = form.cleaned_data["language"]
@@ -125,3 +149,73 @@ def sign_in_throttled(request, original_response=None, credentials=None):
                       {"form": SignInForm(request), "throttled": message}, status=429)
     response["Retry-After"] = str(lock.seconds)
     return response
+
+
+def _staff_next(request):
+    """The staff member's `next` page (the admin's index by default), or 404 for a player:
+    players are never asked for a second factor."""
+    if not request.user.is_staff:
+        raise Http404
+    return _next_url(request, request.GET.get("next") or request.POST.get("next"),
+                     reverse("admin:index"))
+
+
+def _with_next(url_name, next_url):
+    return reverse(url_name) + "?" + urlencode({"next": next_url})
+
+
+def _qr_svg(text):
+    """`text` as a QR code on white (scanners want the margin light), an SVG data: URL (the
+    pages' content policy allows data: images)."""
+    svg = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathFillImage, border=2).to_string()
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
+
+
+@login_required
+def two_factor_enroll(request):
+    """A staff member without a second factor adds an authenticator app: the page shows its
+    secret (text and QR code), and one code from the app confirms it and verifies the session."""
+    next_url = _staff_next(request)
+    if two_factor_enrolled(user=request.user):
+        if not two_factor_verified(user=request.user):
+            return redirect(_with_next("accounts:two_factor_verify", next_url))
+        return render(request, "registration/two_factor_enroll.html",
+                      {"enrolled": True, "next": next_url})
+    device = totp_device_enroll_start(user=request.user)
+    form = TotpConfirmForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        confirmed = totp_device_confirm(user=request.user, device_id=device.pk,
+                                        token=form.cleaned_data["token"])
+        if confirmed is not None:
+            request.session.cycle_key()
+            otp_login(request, confirmed)
+            messages.success(request, _("Your authenticator app is set up, and this session "
+                                        "is verified."))
+            return redirect(next_url)
+        form.add_error("token", _("That code is not right, was used already, or came too soon "
+                                  "after a wrong one. Wait a moment and enter the code your "
+                                  "app shows now."))
+    secret = base64.b32encode(device.bin_key).decode()
+    return render(request, "registration/two_factor_enroll.html", {
+        "form": form, "next": next_url, "qr": _qr_svg(device.config_url),
+        # In groups of four, as authenticator apps show it when typed in by hand.
+        "secret": " ".join(secret[i:i + 4] for i in range(0, len(secret), 4)),
+    })
+
+
+@login_required
+def two_factor_verify(request):
+    """Two-factor sign-in for staff: the code from their app (or a backup code) verifies this
+    session, which the admin and every operator action need; then on to `next`."""
+    next_url = _staff_next(request)
+    if two_factor_verified(user=request.user):
+        return redirect(next_url)
+    if not two_factor_enrolled(user=request.user):
+        return redirect(_with_next("accounts:two_factor_enroll", next_url))
+    form = TwoFactorForm(request.user, request, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        request.session.cycle_key()
+        otp_login(request, request.user.otp_device)
+        return redirect(next_url)
+    return render(request, "registration/two_factor_verify.html",
+                  {"form": form, "next": next_url})

@@ -6,6 +6,7 @@ from urllib.parse import quote
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
+from django.utils.translation import gettext_lazy as _
 from django_filters import rest_framework as dj_filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
@@ -14,12 +15,17 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission, IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from accounts.models import User
-from accounts.selectors import ledger_entries_of, ledger_last_at, players_by_name
+from accounts.selectors import (
+    ledger_entries_of,
+    ledger_last_at,
+    players_by_name,
+    two_factor_verified,
+)
 from api import filters
 from api import serializers as out
 from games.selectors import (
@@ -490,12 +496,23 @@ class MeView(generics.GenericAPIView):
                         cache_control="private, no-cache")
 
 
+class TwoFactorVerified(BasePermission):
+    """Staff read operators' data from a session that passed two-factor sign-in only: an API
+    token is made from a password alone (POST auth/token/), so it is never enough."""
+
+    message = _("Two-factor sign-in needed: staff read this from a browser session verified "
+                "with the code from their authenticator app, not with an API token.")
+
+    def has_permission(self, request, view):
+        return two_factor_verified(user=request.user)
+
+
 @extend_schema(tags=["operators"])
 class OperatorActionListView(PrivateCaching, generics.ListAPIView):
     """The operators' log: who did what, to which objects, why and when, newest first.
     Staff only."""
 
-    permission_classes = [IsAdminUser]
+    permission_classes = [IsAdminUser, TwoFactorVerified]
     pagination_class = Pages
     serializer_class = out.OperatorActionSerializer
     filter_backends = [dj_filters.DjangoFilterBackend]

@@ -4,9 +4,10 @@ Operators act through the services of the apps that own the rows: a table closes
 games.services (its one door: locked, versioned, told to the sockets), points move through
 accounts.services with an idempotency key, so a double click or a retry never pays twice.
 What this layer adds is the operators' own rules: each action needs its own permission
-(moderation.OperatorAction's Meta.permissions), checked here so that no path skips it; an
-operator says why; and what was done is written to the one log, OperatorAction, in the
-same transaction as the action.
+(moderation.OperatorAction's Meta.permissions) and a session that passed two-factor sign-in
+(the operator is the request's user, as django-otp's middleware left it), both checked here
+so that no path skips them; an operator says why; and what was done is written to the one
+log, OperatorAction, in the same transaction as the action.
 """
 
 from collections.abc import Iterable
@@ -14,9 +15,11 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import services as accounts_services
 from accounts.models import LedgerTransaction, SittingBan, User
+from accounts.selectors import two_factor_verified
 from games.models import Hand
 from games.selectors import table_is_closed
 from games.services.chat import chat_delete
@@ -41,13 +44,21 @@ def _reason_clean(reason: str | None) -> str:
     return reason
 
 
-def operator_may(*, operator: User | None, kind: Kind) -> bool:
-    """True iff `operator` (an active staff member) holds the permission for `kind`."""
+def _permission_held(operator: User | None, kind: Kind) -> bool:
     return bool(operator is not None and operator.is_active and operator.is_staff
                 and operator.has_perm(f"moderation.{OperatorAction.PERMISSION[kind]}"))
 
 
+def operator_may(*, operator: User | None, kind: Kind) -> bool:
+    """True iff `operator` (an active staff member, verified by two-factor sign-in) holds
+    the permission for `kind`."""
+    return _permission_held(operator, kind) and two_factor_verified(user=operator)
+
+
 def _permission_check(operator: User, kind: Kind) -> None:
+    if _permission_held(operator, kind) and not two_factor_verified(user=operator):
+        raise OperatorError(_("Operator actions need two-factor sign-in: enter the code "
+                              "from your authenticator app first. Nothing was changed."))
     if not operator_may(operator=operator, kind=kind):
         raise OperatorError(f"you may not do this: it needs the permission "
                             f"“{Kind(kind).label}”")

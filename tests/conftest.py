@@ -12,7 +12,14 @@ from games.models import GameState, Hand, HandPlayer
 from games.services.settlement import hand_settle, hand_stats_record
 from games.services.tables import table_bot_add
 from games.services.timeouts import game_timer_fire
-from tests.factories import act, game_of, hand_start, table_seated
+from tests.factories import (
+    act,
+    client_verified,
+    game_of,
+    hand_start,
+    operator_verified,
+    table_seated,
+)
 
 
 @pytest.fixture
@@ -174,7 +181,9 @@ OPERATED_APPS = ("accounts", "games", "lobby", "moderation", "stats")
 def operator(make_user):
     """A staff member, not a superuser, in an "operators" group holding the operator actions'
     permissions (moderation) and the admin's rights on the models operators look after: the
-    actions are allowed by permission, never by superuser rights."""
+    actions are allowed by permission, never by superuser rights. Verified by two-factor
+    sign-in, as a request's user would be (tests.factories.operator_verified); a test client
+    signs them in with tests.factories.client_verified."""
     from django.contrib.auth.models import Group, Permission
 
     group, _ = Group.objects.get_or_create(name="operators")
@@ -183,7 +192,15 @@ def operator(make_user):
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     user.groups.add(group)
-    return type(user).objects.get(pk=user.pk)  # no permission cache from before the group
+    # A fresh row: no permission cache from before the group.
+    return operator_verified(type(user).objects.get(pk=user.pk))
+
+
+@pytest.fixture
+def admin_client(client, admin_user):
+    """pytest-django's superuser client, from a session that passed two-factor sign-in: the
+    admin site takes no other (moderation.admin_site)."""
+    return client_verified(client, admin_user)
 
 
 @pytest.fixture

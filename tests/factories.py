@@ -5,6 +5,9 @@ keeping its own copy."""
 
 from django.db import transaction
 from django.utils import timezone
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.oath import totp
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from games.bots import bot_choose_action
 from games.models import GameState, Hand, HandPlayer, Match
@@ -106,3 +109,35 @@ def match_won(table, people, settle_last=True):
             game.state["result"]["levels_after"] = [ACE, ACE]
             game.save(update_fields=["state"])
     raise AssertionError("no match was won")
+
+
+# --- staff's second factor (django-otp), as the two-factor pages leave it ----------------------
+
+
+def totp_device_of(user):
+    """`user`'s confirmed authenticator app (made now if they have none)."""
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device or TOTPDevice.objects.create(user=user, name="authenticator app",
+                                               confirmed=True)
+
+
+def totp_code(device, steps_ahead=0):
+    """The code `device`'s app shows now (`steps_ahead` 30-second steps later: a code is
+    accepted once, so a second sign-in within one step uses the next one)."""
+    return f"{totp(device.bin_key, device.step, device.t0, device.digits, device.drift + steps_ahead):0{device.digits}d}"
+
+
+def operator_verified(user):
+    """`user` as the request's user of a session that passed two-factor sign-in (what
+    django-otp's middleware makes of it): what moderation.services needs of an operator."""
+    user.otp_device = totp_device_of(user)
+    return user
+
+
+def client_verified(client, user):
+    """Sign `client` in as `user` with a session that passed two-factor sign-in."""
+    client.force_login(user)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = totp_device_of(user).persistent_id
+    session.save()
+    return client

@@ -30,7 +30,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 INSTALLED_APPS = [
     # daphne replaces runserver and must come before staticfiles.
     "daphne",
-    "django.contrib.admin",
+    # The admin site is moderation's OperatorAdminSite: staff pass two-factor sign-in first.
+    "moderation.admin_config.OperatorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -53,6 +54,10 @@ INSTALLED_APPS = [
     "ui",
     # Issue 11: failed sign-ins locked out per address and per account.
     "axes",
+    # Issue 38: staff's second factor, an authenticator app (TOTP) and backup codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +75,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.otp_device: the device this session passed two-factor sign-in with.
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns a sign-in refused for too many failures into the lockout answer.
@@ -285,6 +292,12 @@ AXES_HANDLER = "accounts.signin.SignInThrottle"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_throttled"
 AXES_CLIENT_IP_CALLABLE = "accounts.signin.client_address"
+# Staff's two-factor sign-in (django-otp, docs/operations.md): the name authenticator apps
+# show beside the codes; failed codes make a device wait OTP_TOTP_THROTTLE_FACTOR × 2^(n-1)
+# seconds after the n-th failure in a row (backup codes alike).
+OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Tractor")
+OTP_TOTP_THROTTLE_FACTOR = env_int("OTP_THROTTLE_FACTOR", 1)
+OTP_STATIC_THROTTLE_FACTOR = env_int("OTP_THROTTLE_FACTOR", 1)
 # Registrations per client address (django-ratelimit, in the default cache): a bar against
 # floods of accounts, not the guard of the points; that is POINTS_OPENING_GRANTS_PER_ADDRESS.
 ACCOUNTS_REGISTRATIONS_PER_ADDRESS = env_str("ACCOUNTS_REGISTRATIONS_PER_ADDRESS", "20/d")

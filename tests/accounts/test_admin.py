@@ -3,13 +3,14 @@
 import pytest
 
 from accounts.models import User
+from tests.factories import client_verified
 
 pytestmark = pytest.mark.django_db
 
 
 def test_is_bot_cannot_be_set_on_a_human(client, operator, make_user):
     human = make_user()
-    client.force_login(operator)
+    client_verified(client, operator)
     url = f"/admin/accounts/user/{human.pk}/change/"
     page = client.get(url).content.decode()
     assert 'name="is_bot"' not in page
@@ -30,7 +31,7 @@ def test_is_bot_cannot_be_set_on_a_human(client, operator, make_user):
 def test_the_user_list_shows_balance_and_dates_and_the_page_links_to_the_rest(client, operator,
                                                                               make_user):
     player = make_user()
-    client.force_login(operator)
+    client_verified(client, operator)
     page = client.get("/admin/accounts/user/").content.decode()
     for column in ("column-balance", "column-date_joined", "column-last_login"):
         assert column in page

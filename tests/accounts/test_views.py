@@ -6,6 +6,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from accounts.models import LedgerTransaction, User
+from tests.factories import client_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +167,7 @@ def test_pages_render_in_both_languages(client, make_user):
 def test_admin_lists_users_and_shows_the_ledger_read_only(client, make_user):
     admin = User.objects.create_superuser(username="boss", password=STRONG, display_name="Boss")
     player = make_user()
-    client.force_login(admin)
+    client_verified(client, admin)
     assert client.get(reverse("admin:accounts_user_changelist")).status_code == 200
     assert client.get(reverse("admin:accounts_user_change", args=[player.pk])).status_code == 200
     grant = LedgerTransaction.objects.get(key=f"grant:{player.pk}")

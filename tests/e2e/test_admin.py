@@ -17,7 +17,7 @@ from games.engine.cards import TOKENS
 from games.models import GameEvent, GameState, Hand
 from games.services.play import game_apply_action
 from games.services.timeouts import game_timer_fire
-from tests.factories import hand_start
+from tests.factories import hand_start, totp_code, totp_device_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -33,10 +33,15 @@ def build_shots():
 
 
 def admin_log_in(page, base, user):
+    """The site's sign-in page (the admin sends anonymous visitors there), then the code of
+    the operator's authenticator app on the two-factor page, then the admin."""
+    device = totp_device_of(user)
     page.goto(f"{base}/admin/login/")
     page.fill("#id_username", user.username)
     page.fill("#id_password", "a-Strong-pass-42")
-    page.click("input[type=submit]")
+    page.click("#sign-in button[type=submit]")
+    page.fill("#id_otp_token", totp_code(device))
+    page.click("#two-factor-verify button[type=submit]")
     expect(page.locator("#user-tools")).to_be_visible()
 
 

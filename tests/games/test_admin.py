@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.engine.cards import TOKENS
 from games.models import GameEvent, GameState, Match, MatchPlayer
+from tests.factories import client_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +24,7 @@ def viewer(make_user, client):
     user.save(update_fields=["is_staff"])
     user.user_permissions.set(Permission.objects.filter(
         codename__in=["view_gamestate", "view_hand", "view_gameevent"]))
-    client.force_login(user)
-    return client
+    return client_verified(client, user)
 
 
 def hidden_tokens(table):
@@ -88,8 +88,7 @@ def match_viewer(make_user, client):
     user.save(update_fields=["is_staff"])
     user.user_permissions.set(Permission.objects.filter(
         codename__in=["view_match", "view_matchplayer"]))
-    client.force_login(user)
-    return client
+    return client_verified(client, user)
 
 
 def match_row(table, users, *, number, variant="classic", winner_team=None):

@@ -15,14 +15,14 @@ from lobby.models import Seat, Table
 from moderation.models import OperatorAction
 from moderation.services import OperatorError, table_force_close
 from stats.models import ALL_VARIANTS, PlayerStats
+from tests.factories import client_verified
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def admin_client(client, operator):
-    client.force_login(operator)
-    return client
+    return client_verified(client, operator)
 
 
 def test_force_close_of_a_real_running_hand_voids_it_and_moves_no_points(

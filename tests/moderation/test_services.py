@@ -19,6 +19,7 @@ from moderation.services import (
     sitting_bans_lift,
     table_force_close,
 )
+from tests.factories import client_verified, operator_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,8 @@ def staff_with(make_user):
         user.save(update_fields=["is_staff"])
         user.user_permissions.set(Permission.objects.filter(content_type__app_label="moderation",
                                                             codename__in=codenames))
-        return type(user).objects.get(pk=user.pk)  # a fresh permission cache
+        # A fresh permission cache; verified by two-factor sign-in, as a request's user.
+        return operator_verified(type(user).objects.get(pk=user.pk))
 
     return make
 
@@ -130,7 +132,7 @@ def test_a_permission_without_staff_status_is_not_enough(ctx, staff_with):
 def test_the_admin_offers_an_action_only_to_who_may_do_it(ctx, staff_with, client):
     viewer = staff_with("view_operatoraction")
     viewer.user_permissions.add(Permission.objects.get(codename="view_sittingban"))
-    client.force_login(viewer)
+    client_verified(client, viewer)
     page = client.get("/admin/accounts/sittingban/").content.decode()
     assert page.count('value="lift"') == 0
     form = {"action": "lift", "apply": "1", "_selected_action": [ctx["ban"].pk]}
@@ -138,7 +140,7 @@ def test_the_admin_offers_an_action_only_to_who_may_do_it(ctx, staff_with, clien
     assert sitting_ban_active(user=ctx["ban"].user) is not None
     lifter = staff_with("lift_ban")
     lifter.user_permissions.add(Permission.objects.get(codename="view_sittingban"))
-    client.force_login(lifter)
+    client_verified(client, lifter)
     assert 'value="lift"' in client.get("/admin/accounts/sittingban/").content.decode()
     client.post("/admin/accounts/sittingban/", dict(form, reason="appeal"))
     assert sitting_ban_active(user=ctx["ban"].user) is None

@@ -3,6 +3,7 @@
 import pytest
 
 from stats.models import RatedHand, Rating, RatingChange
+from tests.factories import client_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,7 @@ def test_ratings_are_read_only_in_the_admin(client, operator, make_user):
     RatingChange.objects.create(rated_hand=rated, user=player, variant="classic",
                                 mu_before=25.0, sigma_before=8.3, mu=26.0, sigma=7.0,
                                 shown=200, hands=1, at=rated.rated_at)
-    client.force_login(operator)
+    client_verified(client, operator)
     for model in ("rating", "ratedhand", "ratingchange"):
         page = client.get(f"/admin/stats/{model}/")
         assert page.status_code == 200, model
