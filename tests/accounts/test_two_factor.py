@@ -128,6 +128,7 @@ def test_players_are_never_asked_for_a_second_factor(client, table_factory):
         assert client.get(page).status_code == 200, page
     assert client.get(ENROLL).status_code == 404
     assert client.get(VERIFY).status_code == 404
+    assert 'id="two-factor-link"' not in client.get("/accounts/profile/").content.decode()
     assert not TOTPDevice.objects.filter(user=player).exists()
     # And they play: the hand starts once everyone is ready, no code asked anywhere.
     assert hand_start(table, users).number == 1
@@ -140,6 +141,9 @@ def test_staff_play_without_a_code_too(client, staff, table_factory):
     client.force_login(staff)
     for page in ("/accounts/profile/", "/lobby/", f"/tables/{table.pk}/"):
         assert client.get(page).status_code == 200, page
+    # Their profile leads to the set-up of the second factor.
+    profile = client.get("/accounts/profile/").content.decode()
+    assert f'<a href="{ENROLL}" id="two-factor-link">' in profile
 
 
 def test_a_superuser_adds_a_staff_members_device_in_the_admin(admin_client, staff):
