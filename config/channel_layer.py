@@ -37,6 +37,11 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from django.core.exceptions import ImproperlyConfigured
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.retry import Retry
 
 # channels_redis's private names this layer builds on (not a public API, so an upgrade may
 # rename them): checked when the module is imported, at start-up, so a channels_redis that
@@ -79,7 +84,47 @@ def channels_redis_check(owners=None):
 channels_redis_check()
 
 
+def _retry_on_broken_connection(retry):
+    """Connection options under which a command that finds its pooled connection broken is sent
+    again on a new one: after a restart of Redis every idle connection of the pool is dead,
+    and without this each of them lost one publish (redis-py retries nothing over a pool made
+    from a URL). Twice, quickly: a Redis still down fails the publish at once (the change is
+    committed; its clients catch up, config.channel_layer's RECONNECTED)."""
+    return {"retry": retry(ExponentialBackoff(), 2), "retry_on_error": [RedisConnectionError]}
+
+
+# What every channel of this process hears once the layer has subscribed again after losing
+# Redis (a restart, a failover): messages published meanwhile never reached it.
+RECONNECTED = {"type": "layer.reconnected"}
+
+
+class _PubSub(PubSub):
+    """redis-py subscribes a pub/sub connection to its channels again each time it reconnects
+    (PubSub.on_connect, a connect callback); its first connection comes from the pool already
+    open, so the callback runs only on a reconnection, and `on_reconnect` with it."""
+
+    def __init__(self, *args, on_reconnect, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.on_reconnect = on_reconnect
+
+    async def on_connect(self, connection):
+        await super().on_connect(connection)
+        self.on_reconnect()
+
+
 class _Shard(RedisSingleShardConnection):
+    def _ensure_redis(self):
+        if self._redis is not None:
+            return
+        super()._ensure_redis()
+        self._pubsub = _PubSub(self._redis.connection_pool, on_reconnect=self._reconnected)
+
+    def _reconnected(self):
+        """Tell every channel of the process that what was published while the connection
+        was down is lost, so its consumer can make up for it (games.consumers)."""
+        for queue in self.channel_layer.channels.values():
+            queue.put_nowait(RECONNECTED)
+
     async def publish(self, channel, message):
         self._ensure_redis()  # no await before the publish: nothing else runs in between
         await self._redis.publish(channel, message)
@@ -97,7 +142,8 @@ class _Shard(RedisSingleShardConnection):
 class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+        self._shards = [_Shard(dict(shard.host, **_retry_on_broken_connection(AsyncRetry)), self)
+                        for shard in self._shards]
 
 
 # PUBLISH the message, then delete the lock key if it still holds our token (games.fanout's
@@ -139,7 +185,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
             hosts = channels_redis_utils.decode_hosts(self._kwargs.get("hosts"))
             if len(hosts) != 1 or "address" not in hosts[0]:
                 return False
-            options = dict(hosts[0])
+            options = dict(hosts[0], **_retry_on_broken_connection(Retry))
             client = self._blocking_client = redis.Redis.from_url(options.pop("address"),
                                                                   **options)
         prefix = self._kwargs.get("prefix", "asgi")
