@@ -1,8 +1,8 @@
 """A table socket when its daphne loses Redis: the update of a change committed meanwhile is
 lost, and once the channel layer has subscribed again (config.channel_layer's
 `layer.reconnected`) the socket sends its client, unasked, the catch-up from the last seq it
-sent. The test runs its own Redis server (tests/games/drill.py), never the machine's, and
-points the channel layer at it."""
+sent; and its place in the counts of open sockets comes back. The first test runs its own
+Redis server (tests/games/drill.py), never the machine's, and points the channel layer at it."""
 
 import shutil
 
@@ -12,6 +12,7 @@ from channels.layers import get_channel_layer
 
 from games.models import GameState
 from games.services.play import game_apply_action
+from games.sockets import SocketQuota, redis_async
 from tests.games.drill import RedisServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,8 +28,8 @@ def layer_on_own_redis(settings, tmp_path):
     settings.CHANNEL_LAYERS = {"default": dict(settings.CHANNEL_LAYERS["default"],
                                                CONFIG=dict(config, hosts=[host]))}
     yield server
-    if server.proc is None:
-        server.start()
+    if server.proc is not None:
+        server.stop()
 
 
 async def next_of(comm, kind):
@@ -64,3 +65,18 @@ async def test_after_redis_comes_back_a_socket_sends_what_its_client_missed(
     assert (update["prev_seq"], [e["type"] for e in update["events"]]) == (game.seq, ["ready"])
     await comm.disconnect()
     await get_channel_layer().flush()
+
+
+async def test_a_socket_emptied_out_of_the_counts_by_a_redis_restart_is_counted_again():
+    """A restarted Redis starts without the sets of open sockets; the socket's next renewal
+    puts it back in both (else its user could open more than the limit)."""
+    quota = SocketQuota(user_id=987654, address="10.9.9.9", member="a-socket")
+    assert await quota.take()
+    try:
+        client = redis_async()
+        await client.delete(*quota.keys)  # what a restart without persistence leaves
+        await quota.renew()
+        assert [await client.zrange(key, 0, -1) for key in quota.keys] == [[b"a-socket"]] * 2
+    finally:
+        await quota.give_back()
+    assert [await client.exists(key) for key in quota.keys] == [0, 0]
