@@ -14,7 +14,10 @@ What it gives up: a message reaches only the processes subscribed when it is pub
 and is not kept for them. A daphne restarting, or one that Redis disconnects for falling
 behind (`client-output-buffer-limit pubsub`, platform/SCALING.md), misses what was sent
 meanwhile: as with a lost message before, the table's clients see the gap in the
-sequence numbers of the next update and ask for a snapshot (docs/protocol.md).
+sequence numbers of the next update and ask for a snapshot (docs/protocol.md). When Redis
+itself restarts, redis-py subscribes the process again once it answers, and the layer then
+puts RECONNECTED in every channel of the process: each table socket sends its client what
+it missed without waiting for a next update (games.consumers, docs/operations.md).
 
 Pub/sub channels are one namespace for the whole Redis server, whatever the database
 number, so the channel prefix names the database (config/settings/base.py): two
@@ -46,7 +49,7 @@ from redis.retry import Retry
 # channels_redis's private names this layer builds on (not a public API, so an upgrade may
 # rename them): checked when the module is imported, at start-up, so a channels_redis that
 # lacks one stops the process instead of failing the first message. The attributes set in
-# __init__ (`_shards`, `_layers`, `_args`, `_kwargs`, `_redis`) are checked on a live layer
+# __init__ (`_shards`, `channels`, `_layers`, `_args`, `_kwargs`, `_redis`, `_pubsub`...) are checked on a live layer
 # by tests/config/test_channel_layer.py. Known to work with channels_redis 4.3.
 CHANNELS_REDIS_KNOWN_TO_WORK = "4.3"
 CHANNELS_REDIS_PRIVATE = {
@@ -57,8 +60,8 @@ CHANNELS_REDIS_PRIVATE = {
 }
 CHANNELS_REDIS_INSTANCE_PRIVATE = {
     "layer": ("_layers", "_args", "_kwargs"),
-    "loop_layer": ("_shards",),
-    "shard": ("_redis",),
+    "loop_layer": ("_shards", "channels"),
+    "shard": ("_redis", "_pubsub", "host", "channel_layer"),
 }
 
 
