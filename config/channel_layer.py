@@ -14,7 +14,10 @@ What it gives up: a message reaches only the processes subscribed when it is pub
 and is not kept for them. A daphne restarting, or one that Redis disconnects for falling
 behind (`client-output-buffer-limit pubsub`, platform/SCALING.md), misses what was sent
 meanwhile: as with a lost message before, the table's clients see the gap in the
-sequence numbers of the next update and ask for a snapshot (docs/protocol.md).
+sequence numbers of the next update and ask for a snapshot (docs/protocol.md). When Redis
+itself restarts, redis-py subscribes the process again once it answers, and the layer then
+puts RECONNECTED in every channel of the process: each table socket sends its client what
+it missed without waiting for a next update (games.consumers, docs/operations.md).
 
 Pub/sub channels are one namespace for the whole Redis server, whatever the database
 number, so the channel prefix names the database (config/settings/base.py): two
@@ -37,11 +40,16 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from django.core.exceptions import ImproperlyConfigured
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.retry import Retry
 
 # channels_redis's private names this layer builds on (not a public API, so an upgrade may
 # rename them): checked when the module is imported, at start-up, so a channels_redis that
 # lacks one stops the process instead of failing the first message. The attributes set in
-# __init__ (`_shards`, `_layers`, `_args`, `_kwargs`, `_redis`) are checked on a live layer
+# __init__ (`_shards`, `channels`, `_layers`, `_args`, `_kwargs`, `_redis`, `_pubsub`...) are checked on a live layer
 # by tests/config/test_channel_layer.py. Known to work with channels_redis 4.3.
 CHANNELS_REDIS_KNOWN_TO_WORK = "4.3"
 CHANNELS_REDIS_PRIVATE = {
@@ -52,8 +60,8 @@ CHANNELS_REDIS_PRIVATE = {
 }
 CHANNELS_REDIS_INSTANCE_PRIVATE = {
     "layer": ("_layers", "_args", "_kwargs"),
-    "loop_layer": ("_shards",),
-    "shard": ("_redis",),
+    "loop_layer": ("_shards", "channels"),
+    "shard": ("_redis", "_pubsub", "host", "channel_layer"),
 }
 
 
@@ -79,7 +87,47 @@ def channels_redis_check(owners=None):
 channels_redis_check()
 
 
+def _retry_on_broken_connection(retry):
+    """Connection options under which a command that finds its pooled connection broken is sent
+    again on a new one: after a restart of Redis every idle connection of the pool is dead,
+    and without this each of them lost one publish (redis-py retries nothing over a pool made
+    from a URL). Twice, quickly: a Redis still down fails the publish at once (the change is
+    committed; its clients catch up, config.channel_layer's RECONNECTED)."""
+    return {"retry": retry(ExponentialBackoff(), 2), "retry_on_error": [RedisConnectionError]}
+
+
+# What every channel of this process hears once the layer has subscribed again after losing
+# Redis (a restart, a failover): messages published meanwhile never reached it.
+RECONNECTED = {"type": "layer.reconnected"}
+
+
+class _PubSub(PubSub):
+    """redis-py subscribes a pub/sub connection to its channels again each time it reconnects
+    (PubSub.on_connect, a connect callback); its first connection comes from the pool already
+    open, so the callback runs only on a reconnection, and `on_reconnect` with it."""
+
+    def __init__(self, *args, on_reconnect, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.on_reconnect = on_reconnect
+
+    async def on_connect(self, connection):
+        await super().on_connect(connection)
+        self.on_reconnect()
+
+
 class _Shard(RedisSingleShardConnection):
+    def _ensure_redis(self):
+        if self._redis is not None:
+            return
+        super()._ensure_redis()
+        self._pubsub = _PubSub(self._redis.connection_pool, on_reconnect=self._reconnected)
+
+    def _reconnected(self):
+        """Tell every channel of the process that what was published while the connection
+        was down is lost, so its consumer can make up for it (games.consumers)."""
+        for queue in self.channel_layer.channels.values():
+            queue.put_nowait(RECONNECTED)
+
     async def publish(self, channel, message):
         self._ensure_redis()  # no await before the publish: nothing else runs in between
         await self._redis.publish(channel, message)
@@ -97,7 +145,8 @@ class _Shard(RedisSingleShardConnection):
 class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+        self._shards = [_Shard(dict(shard.host, **_retry_on_broken_connection(AsyncRetry)), self)
+                        for shard in self._shards]
 
 
 # PUBLISH the message, then delete the lock key if it still holds our token (games.fanout's
@@ -139,7 +188,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
             hosts = channels_redis_utils.decode_hosts(self._kwargs.get("hosts"))
             if len(hosts) != 1 or "address" not in hosts[0]:
                 return False
-            options = dict(hosts[0])
+            options = dict(hosts[0], **_retry_on_broken_connection(Retry))
             client = self._blocking_client = redis.Redis.from_url(options.pop("address"),
                                                                   **options)
         prefix = self._kwargs.get("prefix", "asgi")

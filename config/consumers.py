@@ -37,3 +37,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     async def ping_echo(self, event):
         await self.send_json({"type": "pong", "payload": event["payload"]})
+
+    async def layer_reconnected(self, event):
+        """The layer subscribed again after losing Redis (config.channel_layer): an echo
+        lost meanwhile is the client's to send again; nothing to make up for here."""

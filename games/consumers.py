@@ -23,7 +23,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from redis.exceptions import RedisError
 
 from games import selectors
@@ -62,6 +62,11 @@ CLOSE_NO_TABLE = 4404
 CLOSE_REPLACED = 4409
 CLOSE_FLOODING = 4429
 CLOSE_TOO_MANY = 4429
+# The database could not be reached (a restart of PostgreSQL): nothing was changed, and the
+# page reconnects on this code and catches up once the database is back (HTTP's 503).
+CLOSE_UNAVAILABLE = 4503
+# What a lost or refused database connection raises (not a bug's IntegrityError and the like).
+DATABASE_DOWN = (OperationalError, InterfaceError)
 
 SEATS = ("0", "1", "2", "3")
 
@@ -81,6 +86,9 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
     seat = None
     closing = False
     quota = None
+    # The seq of the latest update, catch-up or snapshot this socket sent: its client has
+    # every event it may see up to there (games.selectors.game_catchup).
+    sent_seq = None
 
     async def connect(self):
         await self.accept()
@@ -102,7 +110,10 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         self.bucket_rate, self.bucket_size = rate, 2 * rate
         self.tokens, self.tokens_at = self.bucket_size, time.monotonic()
         fanout_attach()
-        await self.join()
+        try:
+            await self.join()
+        except DATABASE_DOWN:
+            await self._database_down()
 
     async def dispatch(self, message):
         """Channels' dispatch without its ``aclose_old_connections()`` before every handler:
@@ -164,11 +175,23 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict):
             await self.send_error("bad_message", "a message is one JSON object")
             return
+        try:
+            await self._answer(content)
+        except DATABASE_DOWN:
+            await self._database_down()
+
+    async def _database_down(self):
+        """Close with CLOSE_UNAVAILABLE rather than crash (daphne's 1011): the request
+        changed nothing (its transaction is rolled back), and the page's reconnection
+        says its last seq, so it catches up once the database answers again."""
+        logger.warning("table %s: database unavailable; socket closed with %s",
+                       getattr(self, "table_id", None), CLOSE_UNAVAILABLE, exc_info=True)
+        await self.close(code=CLOSE_UNAVAILABLE)
+
+    async def _answer(self, content):
         kind = content.get("type")
         if kind == "hello":
-            await self.send_json(await database_sync_to_async(selectors.game_catchup)(
-                table_id=self.table_id, seat=self.seat, last_seq=content.get("seq"),
-                viewer=self.user.pk))
+            await self.catch_up(content.get("seq"))
         elif kind == "action":
             await self.act(content)
         elif kind == "chat":
@@ -183,6 +206,25 @@ class _TableSocket(AsyncJsonWebsocketConsumer):
             await self.invite_renew(content)
         else:
             await self.send_error("unknown_message", f"unknown message type {kind!r}")
+
+    async def catch_up(self, last_seq):
+        answer = await database_sync_to_async(selectors.game_catchup)(
+            table_id=self.table_id, seat=self.seat, last_seq=last_seq, viewer=self.user.pk)
+        await self.send_json(answer)
+        self._sent(answer["seq"])
+
+    def _sent(self, seq):
+        # An update read before a catch-up may be sent after it: the client skips it.
+        self.sent_seq = seq if self.sent_seq is None else max(self.sent_seq, seq)
+
+    async def layer_reconnected(self, event):
+        """The channel layer lost Redis and has subscribed again (config.channel_layer): the
+        updates published meanwhile never came. The socket sends its client, unasked, the
+        catch-up from the last seq it sent it (a snapshot if it sent none), so nobody waits
+        for a turn they were never told of; what comes next arrives as before."""
+        if self.closing or getattr(self, "table_id", None) is None:
+            return
+        await self.catch_up(self.sent_seq)
 
     def _take_token(self):
         """Token bucket: a socket may burst, but a flood closes it (the table is untouched)."""
@@ -262,6 +304,7 @@ class PlayerConsumer(_TableSocket):
             await self._seat_move(channels.index(self.channel_name))
         if channels[self.seat] == self.channel_name:
             await self.send(text_data=event["seats"][self.seat])
+            self._sent(event["seq"])
 
     async def _seat_move(self, seat):
         """A rematch rotated the seats (games.services.rematches): the player's control entry,
@@ -375,6 +418,7 @@ class SpectatorConsumer(_TableSocket):
         if event["watch_seated"] is not None and self.user.pk in event["seated"]:
             text = event["watch_seated"]
         await self.send(text_data=text)
+        self._sent(event["seq"])
 
     async def table_access(self, event):
         """A private table's invitation was renewed: a spectator no longer admitted goes."""

@@ -7,15 +7,20 @@ recursion in json.loads or beyond can be driven from outside.
 
 Open sockets are counted in Redis, so the limits hold across daphne processes: one sorted
 set per user and one per address, a member per socket scored with the time it expires. A
-live socket renews its expiry every ``QUOTA_RENEW_SECONDS``; a daphne killed with its sockets
-open leaves members that expire within ``QUOTA_TTL_SECONDS`` and are dropped by the next count.
+live socket renews its expiry every ``QUOTA_RENEW_SECONDS``, and is counted again then if a
+restart of Redis emptied the sets; a daphne killed with its sockets open leaves members that
+expire within ``QUOTA_TTL_SECONDS`` and are dropped by the next count.
 """
 
 import asyncio
+import logging
 import time
 
 import redis.asyncio as aioredis
 from django.conf import settings
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 # The protocol's deepest message is {"type": "action", "action": {"cards": [...]}}: 3.
 JSON_MAX_DEPTH = 8
@@ -107,12 +112,20 @@ class SocketQuota:
     async def _renew(self):
         while True:
             await asyncio.sleep(QUOTA_RENEW_SECONDS)
-            expires = time.time() + QUOTA_TTL_SECONDS
-            async with redis_async().pipeline(transaction=False) as pipe:
-                for key in self.keys:
-                    pipe.zadd(key, {self.member: expires}, xx=True)
-                    pipe.expire(key, QUOTA_TTL_SECONDS)
-                await pipe.execute()
+            try:
+                await self.renew()
+            except RedisError:  # Redis is down: the next renewal counts the socket again
+                logger.warning("could not renew a socket's place", exc_info=True)
+
+    async def renew(self):
+        """Push this socket's expiry on, counting it again where its place is gone (a
+        restarted Redis starts empty)."""
+        expires = time.time() + QUOTA_TTL_SECONDS
+        async with redis_async().pipeline(transaction=False) as pipe:
+            for key in self.keys:
+                pipe.zadd(key, {self.member: expires})
+                pipe.expire(key, QUOTA_TTL_SECONDS)
+            await pipe.execute()
 
     async def give_back(self):
         if self.renewer is None:

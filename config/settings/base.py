@@ -182,6 +182,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # set; config/celery.py applies CONN_MAX_AGE between tasks instead. (The fixup still closes
 # them after this many tasks; with health checks on, a broken one is replaced sooner.)
 CELERY_DB_REUSE_MAX = 1_000_000
+# A consumer that reconnects when Redis restarts instead of exiting (config/celery.py).
+CELERY_WORKER_CONSUMER = "config.celery:BrokerLossConsumer"
 
 # Proxies in front of daphne that each append to X-Forwarded-For (0: none, the connection's
 # address is the client's). Sign-in, registration and the API's per-address limits all take

@@ -80,7 +80,7 @@ def update_message(change: "Change", version: int, prev_seq: int, seq: int,
 
     watch = message(None)
     watch_seated = spectator_chat_strip(watch)
-    return {"type": "table.update", "channels": channels,
+    return {"type": "table.update", "channels": channels, "seq": seq,
             "seats": [as_json(message(seat)) if channels[seat] else None
                       for seat in range(4)],
             "watch": as_json(watch),

@@ -1,7 +1,8 @@
 """config/channel_layer.py: the pub/sub layer's publish that gives back a publish lock in the
-same round trip (games.fanout's order across processes)."""
+same round trip (games.fanout's order across processes), and what it does when Redis restarts."""
 
 import asyncio
+import shutil
 
 import pytest
 import redis
@@ -11,9 +12,11 @@ from django.core.exceptions import ImproperlyConfigured
 from config import channel_layer
 from config.channel_layer import (
     CHANNELS_REDIS_INSTANCE_PRIVATE,
+    RECONNECTED,
     PubSubChannelLayer,
     channels_redis_private_missing,
 )
+from tests.games.drill import RedisServer
 
 CONFIG = settings.CHANNEL_LAYERS["default"]["CONFIG"]
 
@@ -118,3 +121,42 @@ def test_a_channels_redis_without_a_private_name_stops_the_start_up():
         "RedisPubSubChannelLayer.deserialize"]
     with pytest.raises(ImproperlyConfigured, match="known to work: channels_redis 4.3"):
         channel_layer.channels_redis_check(owners)
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A Redis server of the test's own, which it may restart (never the machine's)."""
+    server = RedisServer(shutil.which("redis-server") or "/usr/bin/redis-server", tmp_path)
+    server.start()
+    yield server
+    if server.proc is not None:
+        server.stop()
+
+
+async def test_after_a_restart_of_redis_every_channel_hears_it_and_publishing_goes_on(own_redis):
+    config = dict(CONFIG, hosts=[dict(CONFIG["hosts"][0], address=own_redis.url)])
+    listener = PubSubChannelLayer(**config)
+    channel = await listener.new_channel()
+    await listener.group_add("restart", channel)
+    sender = PubSubChannelLayer(**config)
+    await sender.group_send("restart", {"type": "x.y", "n": 1})  # a connection in its pool
+    assert await listener.receive(channel) == {"type": "x.y", "n": 1}
+    own_redis.stop()
+    own_redis.start()
+    # Messages published while it was down are lost: the channel is told so.
+    assert await asyncio.wait_for(listener.receive(channel), 10) == RECONNECTED
+    # The sender's pooled connection died with the server: the publish goes on a new one.
+    await sender.group_send("restart", {"type": "x.y", "n": 2})
+    assert await asyncio.wait_for(listener.receive(channel), 5) == {"type": "x.y", "n": 2}
+    # So does the worker's blocking publish, on its own client.
+    blocking = [("restart", {"type": "x.y", "n": 3})]
+    assert await asyncio.to_thread(sender.group_send_blocking, blocking)
+    assert await asyncio.wait_for(listener.receive(channel), 5) == {"type": "x.y", "n": 3}
+    own_redis.stop()
+    own_redis.start()
+    assert await asyncio.wait_for(listener.receive(channel), 10) == RECONNECTED
+    blocking = [("restart", {"type": "x.y", "n": 4})]
+    assert await asyncio.to_thread(sender.group_send_blocking, blocking)
+    assert await asyncio.wait_for(listener.receive(channel), 5) == {"type": "x.y", "n": 4}
+    await listener.flush()
+    await sender.flush()
