@@ -12,7 +12,7 @@ client and three bots, with bench/load_tables.py's clients: each seat acts --pac
 Every --interval seconds it samples and prints one row:
 - per platform process (daphne, the Celery worker and its pool, beat, redis-server): RSS and
   open file descriptors (psutil, else /proc);
-- Redis's used_memory (INFO);
+- Redis's used_memory (INFO: the whole server's, other databases of a --redis-url included);
 - the database's size (the SQLite file with its WAL, or pg_database_size) and the hands
   finished so far, so the bytes stored per hand over the interval;
 - the interval's actions, their p50/p99 latency (a client's action to every one of its
