@@ -141,6 +141,21 @@ class Database:
             cursor.execute("SELECT pg_database_size(current_database())")
             return cursor.fetchone()[0]
 
+    def warnings(self):
+        """What makes this database's bytes per hand not what a production one would store."""
+        from django.db import connection
+
+        if connection.vendor != "postgresql":
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW autovacuum")
+            if cursor.fetchone()[0] == "off":
+                # Every action rewrites its table's games_gamestate row: without vacuum the
+                # dead versions stay, and are counted here as bytes per hand.
+                return ["autovacuum is off on this PostgreSQL: games_gamestate's dead rows "
+                        "are counted in the bytes per hand"]
+        return []
+
     def hands_finished(self):
         from games.models import Hand
 
@@ -313,7 +328,7 @@ def summarize(samples, minutes, tables_before, tables_after, hands_before):
         name: {"bytes_per_hand": round((size - tables_before.get(name, (0, 0))[0]) / hands),
                "rows_per_hand": round((rows - tables_before.get(name, (0, 0))[1]) / hands, 2)}
         for name, (size, rows) in tables_after.items()
-        if hands and rows != tables_before.get(name, (0, 0))[1]
+        if hands and (size, rows) != tables_before.get(name, (0, 0))
     }
     return {
         "growth_last_two_thirds_percent": series,
@@ -337,6 +352,8 @@ def print_summary(summary):
         verdict = "-" if g is None else ("flat" if g <= GOAL_GROWTH else "GROWS")
         print(f"  {name:<24} {'-' if g is None else f'{g:+.1f} %':>9}  {verdict}")
     print(f"verdict: {'flat' if summary['flat'] else 'NOT flat'} after warm-up")
+    for note in summary.get("notes", []):
+        print(f"note: {note}")
     drift = summary["p99_drift_percent"]
     print(f"p99 latency: second third {ms(summary['p99_second_third_ms'])} ms, last third "
           f"{ms(summary['p99_last_third_ms'])} ms, drift "
@@ -396,6 +413,9 @@ def main():
         database = Database([t for t, _ in four_tables + bot_tables])
         redis_url = args.redis_url or embedded_redis_url(platform.pid)
         tables_before, hands_before = database.tables(), database.hands_finished()
+        notes = database.warnings()
+        for note in notes:
+            print(f"note: {note}", flush=True)
         print(f"{args.tables} tables of four clients, {args.bot_tables} of one client and three "
               f"{args.bots} bots; pace {args.pace} s ± {args.jitter:.0%}; {args.minutes:g} min, "
               f"a sample every {args.interval:g} s", flush=True)
@@ -403,6 +423,7 @@ def main():
         samples = asyncio.run(soak([(f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}")],
                                    four_tables, bot_tables, sampler, args))
         summary = summarize(samples, args.minutes, tables_before, database.tables(), hands_before)
+        summary["notes"] = notes
         print_summary(summary)
         if args.json:
             for s in samples:  # the figures, not the raw latencies
