@@ -105,7 +105,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_embedded(data_dir, port, window):
+def start_embedded(data_dir, port, window, extra_env=None):
+    """platform/run in `data_dir` on `port`; `extra_env` (bench/soak.py's bot delays, or a
+    DATABASE_URL / REDIS_URL instead of the embedded SQLite and Redis) overrides the rest."""
     env = dict(os.environ, PORT=str(port), TRACTOR_DATA_DIR=str(data_dir),
                GAMES_TIMER_OVERRIDES=f"deal=0,declare={window:g}",
                GAMES_BOT_DELAY_MIN="0", GAMES_BOT_DELAY_MAX="0", GAMES_SOCKET_RATE="100",
@@ -113,6 +115,7 @@ def start_embedded(data_dir, port, window):
                LOG_LEVEL="WARNING")
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
+    env.update(extra_env or {})
     log = open(Path(data_dir) / "platform.log", "wb")
     # Its own session, so platform_stop can find every process of it (platform/run puts each
     # in its own process group) and so a Ctrl-C at the terminal does not reach it twice.
