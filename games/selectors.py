@@ -22,14 +22,13 @@ from games.models import (
     GameEvent,
     GameState,
     Hand,
-    HandAnalysis,
     HandPlayer,
     Match,
     QuickEntry,
     TableClosure,
 )
 from games.rematch import REMATCH, REMATCH_MOVES, rematch_answers
-from games.replay import replay_build, replay_record, replay_sort
+from games.replay import replay_build, replay_sort
 from games.timers import ABANDONED
 from lobby.models import Seat, Table, TableGuest
 from stats.models import Rating
@@ -396,28 +395,6 @@ def hand_replay_build(*, hand: Hand, events: list[LoggedEvent] | None = None) ->
         events = hand_replay_events(hand=hand)
     options = Table.objects.values_list("options", flat=True).get(pk=hand.table_id)
     return replay_sort(replay_build(events), variant=hand.variant, options=options)
-
-
-def hand_analysis_allowed(*, hand: Hand, user: User) -> bool:
-    """Whether `user` may ask for and read the review of the finished `hand`: a player of
-    it, or anyone signed in when the hand is public (its table is not private)."""
-    if not user.is_authenticated:
-        return False
-    if any(p.user_id == user.pk for p in hand.players.all()):
-        return True
-    return not Table.objects.filter(pk=hand.table_id, private=True).exists()
-
-
-def hand_analysis_get(*, hand_id: int) -> HandAnalysis | None:
-    return HandAnalysis.objects.filter(hand_id=hand_id).first()
-
-
-def hand_analysis_record(*, hand: Hand) -> tuple[JSONObject, list[JSONObject]]:
-    """(the state the hand began with, its actions) for the engine's review; raises
-    games.replay.ReplayMismatch if the log does not follow from the hand's setup."""
-    assert hand.setup is not None and hand.seed  # callers ask of a finished, recorded hand
-    events = hand_replay_events(hand=hand)
-    return replay_record(events=events, variant=hand.variant, setup=hand.setup, seed=hand.seed)
 
 
 def quick_status(*, user: User, now: datetime) -> JSONObject:

@@ -21,11 +21,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from games.analysis_selectors import hand_analysis_allowed, hand_analysis_record
 from games.engine.analysis import analyse
 from games.engine.registry import machine_for
 from games.models import Hand, HandAnalysis
 from games.replay import ReplayMismatch
-from games.selectors import hand_analysis_allowed, hand_analysis_record, hand_finished_get
+from games.selectors import hand_finished_get
 from games.services.errors import ActionError
 
 logger = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from games.analysis_selectors import hand_analysis_record
 from games.engine.registry import machine_for
 from games.models import Hand, HandAnalysis
-from games.selectors import hand_analysis_record
 from games.services.analysis import (
     analyses_sweep,
     analysis_fail,
