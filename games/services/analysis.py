@@ -79,7 +79,10 @@ def _rate_check(user: User, now: datetime) -> None:
     recent = list(HandAnalysis.objects.filter(requested_by=user, requested_at__gt=since)
                   .order_by("requested_at").values_list("requested_at", flat=True))
     if len(recent) >= settings.ANALYSIS_PER_HOUR:
-        wait = recent[len(recent) - settings.ANALYSIS_PER_HOUR] + timedelta(hours=1) - now
+        # The request that ages out first frees one (0 an hour: none ever does).
+        oldest = len(recent) - settings.ANALYSIS_PER_HOUR
+        wait = (recent[oldest] + timedelta(hours=1) - now if settings.ANALYSIS_PER_HOUR
+                else timedelta(hours=1))
         raise ActionError("analysis_rate", "too many reviews asked for this hour",
                           retry_after=max(1, int(wait.total_seconds()) + 1))
 
