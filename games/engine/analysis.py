@@ -68,10 +68,10 @@ def analyse(machine, start, actions, *, seats=(0, 1, 2, 3), seed=0, rollouts=ROL
             found = judge(machine, state, seat, action, seed=seed, rollouts=rollouts,
                           width=width, chart=lead)
             found["index"] = index
+            sides = found.pop("sides", None)
+            if sides is not None:
+                tricks.append({"trick": found["trick"], "leader": seat, **sides})
             decisions.append(found)
-            if lead:
-                tricks.append({"trick": found["trick"], "leader": seat, **found.pop("sides")})
-            found.pop("sides", None)
         if action["type"] == "escape":
             break
         state, _ = machine.apply(state, action)
