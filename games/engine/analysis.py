@@ -90,9 +90,13 @@ def judge(machine, state, seat, played, *, seed=0, rollouts=ROLLOUTS, width=WIDT
     machine = routed(machine, state)
     phase = _phase(state)
     policy = bot_action(state, seat)
-    cands = [played] + [c for c in candidates(machine, state, seat, policy, width)
-                        if _key(c) != _key(played)]
-    cands = cands[:width]
+    found = candidates(machine, state, seat, policy, width)
+    if state["phase"] == "declare" and len(found) == 1:
+        # Where the table sees only a declaration's size, the search leaves the window to
+        # the policy: the other seats' declared cards are in the state, and a rollout of
+        # the window would read them. Not judged either.
+        found = [played]
+    cands = ([played] + [c for c in found if _key(c) != _key(played)])[:width]
     out = {"seat": seat, "phase": phase, "trick": len(state["tricks"]),
            "played": _shown(played), "best": _shown(played), "ev_played": None,
            "ev_best": None, "loss": 0.0, "stderr": 0.0, "rounds": 0, "mark": None}

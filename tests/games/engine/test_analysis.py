@@ -190,3 +190,20 @@ def test_the_review_is_deterministic_from_its_seed():
     first = analyse(CLASSIC, start, actions[:130], seats=(2,), seed=4, rollouts=12)
     again = analyse(CLASSIC, start, actions[:130], seats=(2,), seed=4, rollouts=12)
     assert first == again and first["decisions"]
+
+
+def test_a_hidden_declaration_is_left_unjudged():
+    """guigang's declarations show the table only their size: a declaration in the window
+    is not judged (a rollout of the window would read the other seats' declared cards),
+    while classic's open ones are."""
+    for variant, judged in (("guigang", False), ("classic", True)):
+        machine = machine_for(variant)
+        state = machine.new_match("window", {})
+        while state["phase"] == "deal":  # nobody declares during the deal
+            state, _ = machine.apply(state, machine.timer(state)[2])
+        assert state["phase"] == "declare"
+        seat, call = next((s, c) for s in range(4) for c in machine.legal_calls(state, s)
+                          if c["type"] == "declare")
+        found = judge(machine, state, seat, call, seed=1, rollouts=8)
+        assert found["phase"] == "declare"
+        assert (found["rounds"] > 0) is judged
