@@ -93,8 +93,12 @@ def _send_on_commit(row: HandAnalysis) -> None:
 
 
 def analysis_schedule(analysis_id: int, attempt: int) -> None:
+    # The limits travel with the message: a worker then applies them whatever limits its
+    # own copy of the task was defined with (the sender's settings are the site's).
+    limit = settings.ANALYSIS_TIME_LIMIT
     try:
-        current_app.send_task("games.tasks.hand_analysis", args=(analysis_id, attempt))
+        current_app.send_task("games.tasks.hand_analysis", args=(analysis_id, attempt),
+                              soft_time_limit=limit, time_limit=limit + 30)
     except Exception:  # the sweeper sends it again
         logger.exception("could not send the review %s (attempt %s)", analysis_id, attempt)
 
