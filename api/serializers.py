@@ -280,3 +280,71 @@ class TokenRequestSerializer(AuthTokenSerializer):
                                      max_length=User._meta.get_field("username").max_length)
     password = serializers.CharField(label="Password", style={"input_type": "password"},
                                      trim_whitespace=False, write_only=True, max_length=4096)
+
+
+class AnalysisActionSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="declare, bid, name_trump, bury, surrender or play")
+    cards = serializers.ListField(child=serializers.CharField(), required=False,
+                                  help_text="card tokens (declare, bury, play)")
+    bid = serializers.IntegerField(required=False, allow_null=True,
+                                   help_text="point_bid's bid (null: a pass)")
+    trump = serializers.CharField(required=False, allow_null=True,
+                                  help_text="the suit named (null: no trump suit)")
+
+    def to_representation(self, instance):
+        # Only the action's own fields: a play has no `bid`, and a null bid is a pass.
+        return {k: v for k, v in super().to_representation(instance).items() if k in instance}
+
+
+class AnalysisDecisionSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="the action's place among the hand's actions")
+    seat = serializers.IntegerField()
+    phase = serializers.CharField(help_text="declare, bid, trump, bury, lead or follow")
+    trick = serializers.IntegerField(help_text="tricks finished before this decision")
+    played = AnalysisActionSerializer(allow_null=True, help_text="null: no declaration")
+    best = AnalysisActionSerializer(allow_null=True,
+                                    help_text="the candidate worth the most (the played "
+                                              "action when none is better)")
+    ev_played = serializers.FloatField(
+        allow_null=True, help_text="expected value of the play made for the seat's side, in "
+                                   "levels (point_bid: levels × multiplier); null: forced")
+    ev_best = serializers.FloatField(allow_null=True)
+    loss = serializers.FloatField(help_text="ev of the best minus the played, on the same deals")
+    stderr = serializers.FloatField(allow_null=True, help_text="standard error of `loss`")
+    rounds = serializers.IntegerField(help_text="deals the decision was played out on")
+    mark = serializers.ChoiceField(choices=["mistake", "blunder"], allow_null=True,
+                                   help_text="mistake (失误) or blunder (大失误): docs/analysis.md")
+
+
+class AnalysisTrickSerializer(serializers.Serializer):
+    trick = serializers.IntegerField(help_text="tricks finished (the last point: the end)")
+    leader = serializers.IntegerField(allow_null=True, help_text="null: the hand's real result")
+    dealer_side = serializers.FloatField(help_text="expected value for the dealer's side")
+    defenders = serializers.FloatField(help_text="expected value for the defenders")
+
+
+class AnalysisSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    decisions = serializers.IntegerField()
+    mistakes = serializers.IntegerField()
+    blunders = serializers.IntegerField()
+    cost = serializers.FloatField(help_text="the marked decisions' expected losses, summed")
+
+
+class AnalysisSerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["none", "queued", "running", "done", "failed"],
+        help_text="none: not asked for yet (the replay page asks); poll while queued or running")
+    error = serializers.CharField(help_text="why it failed: time_limit, worker_lost, task_lost, "
+                                            "not_replayable, error")
+    requested_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    rollouts = serializers.IntegerField(allow_null=True, help_text="deals per decision at most")
+    thresholds = serializers.DictField(child=serializers.FloatField(), allow_null=True,
+                                       help_text="mistake, blunder (levels) and sure "
+                                                 "(standard errors)")
+    decisions = AnalysisDecisionSerializer(many=True)
+    tricks = AnalysisTrickSerializer(many=True)
+    summary = AnalysisSeatSerializer(many=True)

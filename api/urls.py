@@ -30,6 +30,7 @@ urlpatterns = [
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("hands/<int:pk>/", views.HandDetailView.as_view(), name="hand"),
     path("hands/<int:pk>/replay/", views.HandReplayView.as_view(), name="hand_replay"),
+    path("hands/<int:pk>/analysis/", views.HandAnalysisView.as_view(), name="hand_analysis"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/ledger/", views.MyLedgerView.as_view(), name="my_ledger"),
     path("operator-actions/", views.OperatorActionListView.as_view(), name="operator_actions"),

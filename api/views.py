@@ -28,6 +28,7 @@ from accounts.selectors import (
 )
 from api import filters
 from api import serializers as out
+from games.analysis_selectors import hand_analysis_allowed, hand_analysis_get, hand_analysis_view
 from games.selectors import (
     HandInProgress,
     hand_finished_get,
@@ -439,6 +440,27 @@ class PrivateCaching:
         response = super().finalize_response(request, response, *args, **kwargs)
         response["Cache-Control"] = self.cache_control
         return response
+
+
+@extend_schema(tags=["hands"])
+class HandAnalysisView(PrivateCaching, generics.GenericAPIView):
+    """The review of a finished hand (docs/analysis.md): each decision judged from what its
+    seat knew, marked mistake (失误) or blunder (大失误), the expected value of the hand for
+    each side trick by trick, and a summary per player. `status` is none until someone asks
+    for it (the replay page's Analyse button), then queued, running, done or failed; poll
+    while queued or running. For a player of the hand, or anyone signed in when its table is
+    public; 403 while the hand is being played."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = out.AnalysisSerializer
+    throttle_scope = "replay"
+
+    def get(self, request, pk):
+        hand = _hand_finished_or_error(pk)
+        if not hand_analysis_allowed(hand=hand, user=request.user):
+            raise PermissionDenied("only its players may see the review of this hand")
+        view = hand_analysis_view(hand=hand, row=hand_analysis_get(hand_id=hand.pk))
+        return Response(out.AnalysisSerializer(view).data)
 
 
 @extend_schema(tags=["me"])

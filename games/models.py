@@ -80,6 +80,11 @@ class Hand(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The engine's state as the hand began, without its deal (the seed, the deck, the kitty
+    # and the dealing order, which the revealed seed makes again): with the event log, what
+    # a review replays the hand's decisions from (games.replay.replay_record). Null for
+    # hands from before it was kept.
+    setup = models.JSONField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("hand")
@@ -317,3 +322,50 @@ class QuickEntry(models.Model):
 
     def __str__(self):
         return f"{self.user_id} waiting for {self.variant}"
+
+
+class HandAnalysis(models.Model):
+    """The review of a finished hand (docs/analysis.md): asked for once, computed by a Celery
+    worker (games.tasks.hand_analysis), kept and served again. Written only by
+    games.services.analysis; ``attempt`` tells a worker that the sweeper took its run away
+    (it died or overran), so a late result is never written over a newer run."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    attempt = models.PositiveSmallIntegerField(default=1)
+    # Deals per decision, and the draws' seed: the same budget and seed give the same review.
+    rollouts = models.PositiveIntegerField()
+    seed = models.CharField(max_length=32)
+    result = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=64, blank=True)
+    # When the current run was asked for (a failed review asked again is a new run): the
+    # per-user limit counts these.
+    requested_at = models.DateTimeField()
+    # When the current attempt was queued (by a request or by the sweeper): a task not
+    # started long after it was lost.
+    queued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand analysis")
+        verbose_name_plural = _("hand analyses")
+        indexes = [
+            # The per-user limit counts a user's recent requests.
+            models.Index(fields=["requested_by", "requested_at"], name="analysis_user_recent"),
+            # The sweeper: runs that a dead worker left behind.
+            models.Index(fields=["status", "started_at"], name="analysis_status"),
+        ]
+
+    def __str__(self):
+        return f"analysis of hand {self.hand_id} ({self.status})"

@@ -1,9 +1,24 @@
 """Turn a finished hand's event log into what a replay steps through: the deal, the calls,
 the kitty, then trick by trick who played what, with every hand sorted as in play."""
 
-from games.engine.cards import SORT_KEY, SUITS, TOKENS, parse_card
+from games.engine.cards import SORT_KEY, SUITS, TOKENS, parse_card, parse_cards
 from games.engine.context import TRUMP
 from games.engine.registry import machine_for
+
+# What Hand.setup leaves out of the state a hand began with: its deal, which the revealed
+# seed makes again (HandMachine.shuffled).
+DEAL_KEYS = ("seed", "deck", "kitty", "deal_order")
+# The events the engine sends (the log holds the platform's too: seats, timers, chat...).
+ENGINE_EVENTS = frozenset({
+    "dealt", "deal_done", "declared", "redeal", "kitty", "kitty_shown", "kitty_turned",
+    "kitty_buried", "buried", "trump", "trump_report", "no_trump", "bidding_started", "bid",
+    "contract", "surrendered", "play_started", "throw_failed", "played", "trick_won",
+    "hand_end",
+})
+
+
+class ReplayMismatch(Exception):
+    """The log does not follow from the setup: the hand cannot be replayed action by action."""
 
 
 def replay_build(events):
@@ -102,3 +117,67 @@ def _without(cards, removed):
     for card in removed:
         out.remove(card)
     return out
+
+
+def replay_record(*, events, variant, setup, seed):
+    """(the state the hand began with, the actions that played it) from a finished hand's
+    `setup` (Hand.setup), revealed `seed` and event log (hand_replay_events): each action
+    is read off the events it made (a declaration, a bid, naming trump, a burial, a
+    surrender, a play; a failed throw as attempted), the platform's own (the deal card by
+    card, closing the window) are the machine's timer actions, and every event the engine
+    makes on the way must be the next one of the log, or ReplayMismatch."""
+    machine = machine_for(variant)
+    start = dict(setup, seed=seed)
+    start["kitty"], start["deck"], start["deal_order"] = machine.shuffled(start)
+    log = [e for e in events if e["type"] in ENGINE_EVENTS]
+    state, actions, i = start, [], 0
+    while state["phase"] != "end":
+        if i >= len(log):
+            raise ReplayMismatch(f"the log ends in phase {state['phase']}")
+        action = _logged_action(machine, state, log, i)
+        try:
+            state, made = machine.apply(state, action)
+        except Exception as error:  # RuleError, or a state the log cannot come from
+            raise ReplayMismatch(f"event {i} ({log[i]['type']}): {error}") from None
+        for event in made:
+            logged = log[i] if i < len(log) else None
+            if logged is None or (logged["type"], logged["audience"]) != (event["type"],
+                                                                         event.get("to")):
+                raise ReplayMismatch(f"event {i}: the engine made {event['type']}")
+            i += 1
+        actions.append(action)
+    return start, actions
+
+
+def _logged_action(machine, state, log, i):
+    """The action that made the log's events from `i` on."""
+    event = log[i]
+    kind, payload = event["type"], event["payload"]
+    if kind == "declared":
+        # A hidden declaration reaches everyone without its cards, then its declarer with.
+        shown = next(e for e in log[i:] if e["type"] == "declared" and "cards" in e["payload"])
+        seat = shown["payload"].get("seat", shown["audience"])
+        return {"type": "declare", "seat": seat, "cards": parse_cards(shown["payload"]["cards"])}
+    if kind == "throw_failed":
+        return {"type": "play", "seat": payload["seat"],
+                "cards": parse_cards(payload["attempted"])}
+    if kind == "played":
+        return {"type": "play", "seat": payload["seat"], "cards": parse_cards(payload["cards"])}
+    if kind == "buried":
+        return {"type": "bury", "seat": event["audience"], "cards": parse_cards(payload["cards"])}
+    if kind == "surrendered":
+        return {"type": "surrender", "seat": payload["seat"]}
+    if kind == "hand_end" and (payload.get("result") or {}).get("escape") is not None:
+        return {"type": "escape", "seat": payload["result"]["escape"]}
+    if kind == "bid" or (kind == "trump" and state.get("turn") is not None):
+        seat = payload.get("seat", state.get("turn"))
+        wanted = "bid" if kind == "bid" else "name_trump"
+        for call in machine.legal_calls(state, seat):
+            if call["type"] == wanted and all(payload.get(k) == v for k, v in call.items()
+                                              if k not in ("type", "seat")):
+                return call
+        raise ReplayMismatch(f"event {i}: no legal {wanted} makes {payload}")
+    _, seat, action = machine.timer(state)
+    if seat is not None:
+        raise ReplayMismatch(f"event {i} ({kind}): seat {seat} was to act")
+    return dict(action, count=1) if action["type"] == "deal" else action

@@ -3,7 +3,10 @@
 import logging
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
+from games.services.analysis import analyses_sweep, analysis_fail, analysis_run
 from games.services.errors import ActionError
 from games.services.quick import quick_match as quick_match_run
 from games.services.settlement import hand_settle, hands_settle_sweep
@@ -41,3 +44,23 @@ def quick_match():
     """Quick play's matcher: sent when someone joins or asks for bots, when a wait ends,
     and by beat (the bands widen with time)."""
     quick_match_run()
+
+
+@shared_task(ignore_result=True, soft_time_limit=settings.ANALYSIS_TIME_LIMIT,
+             time_limit=settings.ANALYSIS_TIME_LIMIT + 30)
+def hand_analysis(analysis_id, attempt):
+    """Review a finished hand (games.services.analysis); past the soft limit the run stops
+    and the review is failed, and a worker killed outright is left to the sweeper."""
+    try:
+        analysis_run(analysis_id=analysis_id, attempt=attempt)
+    except SoftTimeLimitExceeded:
+        analysis_fail(analysis_id=analysis_id, attempt=attempt, error="time_limit")
+    except Exception:
+        logger.exception("review %s (attempt %s) failed", analysis_id, attempt)
+        analysis_fail(analysis_id=analysis_id, attempt=attempt, error="error")
+
+
+@shared_task(ignore_result=True)
+def analysis_sweep():
+    """Beat: reviews a dead worker left running, or whose task was lost."""
+    analyses_sweep()

@@ -58,6 +58,10 @@ ERRORS = {
     "chat_banned": _("An operator has banned you: you cannot chat for now."),
     "chat_bad_phrase": _("That phrase is not offered."),
     "hint_rate": _("Enough hints for now: wait {retry_after} s."),
+    "analysis_rate": _("You have asked for enough analyses for now: wait {retry_after} s."),
+    "analysis_forbidden": _("Only the players of this hand may analyse it."),
+    "analysis_unavailable": _("This hand was played before hands were kept for analysis."),
+    "not_found": _("There is no such hand."),
     "bad_variant": _("There is no such game."),
     "bad_wait": _("Choose one of the waits offered."),
     "private_table": _("This table is private: only people holding its invitation link can "
@@ -245,6 +249,42 @@ REPLAY_LABELS = {
     "unfinished": _("The hand ended during this trick."),
 }
 
+# The replay's review (docs/analysis.md; static/ui/analysis.js).
+ANALYSIS_LABELS = {
+    "analyse": _("Analyse"),
+    "title": _("Analysis"),
+    "intro": _("Each decision is judged from what its player knew at that moment, never from "
+               "the hidden cards. Values are in levels (point_bid: levels × multiplier)."),
+    "queued": _("Waiting for the analysis to start…"),
+    "running": _("Analysing the hand… this takes a minute or two."),
+    "failed": _("The analysis failed ({error}). You may ask again."),
+    "sign_in": _("Sign in to analyse this hand."),
+    "unavailable": _("This hand was played before hands were kept for analysis."),
+    "mistake": _("Mistake"),
+    "blunder": _("Blunder"),
+    "played": _("{name} played"),
+    "better": _("Better:"),
+    "no_declaration": _("no declaration"),
+    "pass": _("pass"),
+    "cost": _("expected cost {loss} ± {se}"),
+    "chart": _("Expected result of the hand, trick by trick"),
+    "chart_axis": _("Trick"),
+    "dealer_side": _("Dealer's side"),
+    "defenders": _("Defenders"),
+    "end": _("End"),
+    "player": _("Player"),
+    "mistakes": _("Mistakes"),
+    "blunders": _("Blunders"),
+    "total_cost": _("Expected cost"),
+    "none_marked": _("No play was marked."),
+    "other_decisions": _("Before the play"),
+    "declare": _("Declaration"),
+    "bid": _("Bid"),
+    "trump": _("Naming trump"),
+    "bury": _("Burial"),
+    "trick_marks": _("Trick {k}"),
+}
+
 # Seats by their place at the table: play goes 0 → 1 → 2 → 3, counter-clockwise (RULES §1).
 SEAT_PLACES = (_("East"), _("North"), _("West"), _("South"))
 
@@ -300,6 +340,10 @@ def client_catalog():
         # The one-tap chat phrases by id: each reader sees their own language.
         "phrases": {key: in_language(texts) for key, texts in PHRASES.items()},
     }
+
+
+def analysis_catalog():
+    return {key: str(text) for key, text in ANALYSIS_LABELS.items()}
 
 
 def replay_catalog():

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
-from ui import views
+from ui import analysis_views, views
 
 app_name = "ui"
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<int:table_id>/bot/", views.table_bot_add, name="table_bot_add"),
     path("hands/<int:pk>/replay/", views.hand_replay, name="replay"),
+    path("hands/<int:pk>/analysis/", analysis_views.hand_analysis, name="replay_analysis"),
     path("rules/<slug:variant_id>/", views.rules, name="rules"),
     path("ratings/", views.ratings_leaderboard, name="ratings"),
     path("accounts/profile/", views.profile, name="profile"),

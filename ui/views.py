@@ -49,6 +49,7 @@ from lobby.models import Table
 from lobby.services import room_default_get_or_create
 from stats.ratings import PROVISIONAL_HANDS
 from stats.selectors import leaderboard_rating
+from ui.analysis_views import analysis_client
 from ui.forms import (
     AccountDeleteForm,
     BotsPlayForm,
@@ -350,7 +351,9 @@ def hand_replay(request, pk):
             "points": t.get("points"),
         } for t in replay["tricks"]],
         "script": {"replay": replay, "names": names, "positions": [s["pos"] for s in seats],
-                   "labels": replay_catalog()},
+                   "labels": replay_catalog(), "csrf": get_token(request),
+                   # The review (static/ui/analysis.js): its state, its button, its words.
+                   "analysis": analysis_client(request=request, hand=hand)},
     })
 
 

@@ -356,9 +356,26 @@ GAMES_SOCKETS_PER_ADDRESS = env_int("GAMES_SOCKETS_PER_ADDRESS", 50)
 # a few KB each.
 GAMES_ROWS_KEPT = env_int("GAMES_ROWS_KEPT", 5000)
 
+# Reviews of finished hands (docs/analysis.md, games/services/analysis.py): deals per
+# decision; the worker's limit in seconds (past it the run stops and fails cleanly); runs a
+# review gets before it is failed (one more after a dead worker or a lost task); reviews a
+# user may ask for per hour (one already done or under way is served and not counted).
+ANALYSIS_ROLLOUTS = env_int("ANALYSIS_ROLLOUTS", 48)
+ANALYSIS_TIME_LIMIT = env_int("ANALYSIS_TIME_LIMIT", 600)
+ANALYSIS_ATTEMPTS = env_int("ANALYSIS_ATTEMPTS", 2)
+ANALYSIS_PER_HOUR = env_int("ANALYSIS_PER_HOUR", 5)
+# A Celery queue of their own (a worker with `-Q <name>` then runs them, away from the
+# tables' timers); empty: the default queue.
+ANALYSIS_QUEUE = env_str("ANALYSIS_QUEUE", "")
+CELERY_TASK_ROUTES = (
+    {"games.tasks.hand_analysis": {"queue": ANALYSIS_QUEUE}} if ANALYSIS_QUEUE else {}
+)
+
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
     "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
+    # Reviews a dead worker left running, or whose task was lost.
+    "games-analysis-sweep": {"task": "games.tasks.analysis_sweep", "schedule": 30.0},
     # Quick play's matcher: widens the waiting players' bands and drops rows not polled
     # (joining and "bots now" also send it at once; a wait's end with a countdown).
     "games-quick-match": {"task": "games.tasks.quick_match", "schedule": 2.0},

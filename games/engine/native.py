@@ -29,11 +29,12 @@ BUILD_ROOT = os.path.join(REPO_DIR, "build", "engine-native")
 # Not compiled: the package __init__ files (they install the loader), this module, the
 # descriptors and the registry (import-time wiring, run once), the bot levels' dispatch
 # (once per decision), the errors, the loss bounds (once per table) and conformance (the
-# rules_check tool) and the typed facts the platform reads (facts.py, once per change). Every
-# other module is, a new variant's package included.
+# rules_check tool), the typed facts the platform reads (facts.py, once per change) and a
+# hand's review (analysis.py: its time is in the rollouts it asks for). Every other module
+# is, a new variant's package included.
 NOT_COMPILED = ("__init__.py", "native.py", "descriptor.py", "registry.py", "strength.py",
                 "errors.py", "bounds.py", "loss.py", "conformance.py", "conformance_adapters.py",
-                "facts.py")
+                "facts.py", "analysis.py")
 
 if TYPE_CHECKING:  # the compiler reads these decorators; they do nothing when run
     from mypy_extensions import mypyc_attr, trait

@@ -9,7 +9,8 @@ from games.engine.errors import RuleError
 from games.engine.facts import hand_facts
 from games.engine.registry import descriptor, machine_for
 from games.models import Hand, HandPlayer
-from games.selectors import hand_refunds_due
+from games.replay import DEAL_KEYS
+from games.selectors import JSONObject, hand_refunds_due
 from games.services.errors import ActionError
 from games.services.matches import match_end, match_hand_add, rematch_close, rematch_offer
 from games.services.seating import (
@@ -97,7 +98,7 @@ def hand_start(change: Change) -> None:
     change.hand = hand = Hand.objects.create(
         table=table, number=number, variant=table.variant, base_stake=table.base_stake,
         deal_commitment=commitment, levels_before=list(facts.levels),
-        dealer=facts.dealer, match=change.match,
+        dealer=facts.dealer, match=change.match, setup=hand_setup(change.state),
     )
     players = []
     for s in change.seats:
@@ -112,6 +113,12 @@ def hand_start(change: Change) -> None:
     change.event({"type": "hand_started", "hand": number, "hand_id": hand.pk,
                 "levels": list(facts.levels), "dealer": facts.dealer,
                 "deal_commitment": commitment})
+
+
+def hand_setup(state: JSONObject) -> JSONObject:
+    """The state as the hand begins without what would give its deal away before the seed
+    is revealed (Hand.setup; games.replay.replay_record deals it again from the seed)."""
+    return {k: v for k, v in state.items() if k not in DEAL_KEYS}
 
 
 def deal_reveal(change: Change, hand: Hand) -> None:

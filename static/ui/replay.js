@@ -94,6 +94,9 @@
     root.querySelector('[data-step="first"]').disabled = root.querySelector('[data-step="prev"]').disabled = step === 0;
     root.querySelector('[data-step="last"]').disabled = root.querySelector('[data-step="next"]').disabled = step === tricks.length;
     history.replaceState(null, "", step ? "#trick-" + step : location.pathname + location.search);
+    // The review (analysis.js) follows the step: its marks for the trick on the table.
+    root.dataset.step = String(step);
+    root.dispatchEvent(new CustomEvent("replay:step", { detail: { step: step } }));
   }
 
   function stepFromHash() {

@@ -96,6 +96,8 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
         # Bots of every level play the policy at once: the tests wait on no search.
         GAMES_BOT_THINK_SCALE="0",
         TABLE_ABANDONED_GRACE_SECONDS=str(ABANDONED_GRACE),
+        # Reviews of hands (docs/analysis.md) at a smaller budget: seconds, not a minute.
+        ANALYSIS_ROLLOUTS="16",
     )
     bin_dir = Path(sys.executable).parent
     procs = []
