@@ -53,6 +53,8 @@ def test_a_player_asks_for_the_review_and_sees_it(live, new_context, finished_ha
     expect(better).to_have_count(len(shown["best"]["cards"]))
     assert [c.get_attribute("data-card") for c in better.all()] == shown["best"]["cards"]
     expect(page.locator("#analysis-chart .now")).to_have_count(1)
+    # From the top: a full-page shot of a scrolled page draws the sticky step buttons mid-page.
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=shots / "analysis-desktop.png", full_page=True)
     # The panel alone, without the sticky step buttons over its top.
     page.add_style_tag(content=".replay-controls { position: static; }")
