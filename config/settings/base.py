@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "api",
     "moderation",
     "ui",
+    # Issue 36: duplicate tournaments (docs/tournaments.md).
+    "tournaments",
     # Issue 11: failed sign-ins locked out per address and per account.
     "axes",
 ]
