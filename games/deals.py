@@ -7,6 +7,10 @@ publishes the seed's commitment (SHA-256 of the seed); when it ends (or is voide
 `deal_revealed` event and the Hand row reveal the seed, and anyone can recompute the
 deal from it (`manage.py verify_deal HAND`): the engine's shuffle is a pure function of
 the seed, the hand number in the match and the redeal count (HandMachine.shuffled).
+
+A table may instead be opened with its hands' seeds given (DealPreset): every table of a
+duplicate board is dealt from the board's seed, so the same seat receives the same cards at
+each, in the same order (the order too comes from the seed alone).
 """
 
 import hashlib
@@ -16,6 +20,7 @@ from django.conf import settings
 
 from games.engine.cards import TOKENS
 from games.engine.registry import machine_for
+from games.models import DealPreset
 
 
 def _deal_secret():
@@ -27,7 +32,13 @@ def _deal_secret():
 
 
 def deal_seed(*, table_id, hand_number):
-    """The secret seed of hand `hand_number` at table `table_id` (64 hex digits)."""
+    """The secret seed of hand `hand_number` at table `table_id` (64 hex digits). A table
+    opened with preset deals (a duplicate board's, DealPreset) is dealt from those and
+    plays no other hand: None past its last one."""
+    presets = dict(DealPreset.objects.filter(table_id=table_id)
+                   .values_list("hand_number", "seed"))
+    if presets:
+        return presets.get(hand_number)
     message = f"deal:{table_id}:{hand_number}".encode()
     return hmac.new(_deal_secret(), message, hashlib.sha256).hexdigest()
 

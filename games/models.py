@@ -369,3 +369,24 @@ class HandAnalysis(models.Model):
 
     def __str__(self):
         return f"analysis of hand {self.hand_id} ({self.status})"
+
+
+class DealPreset(models.Model):
+    """A seed given in advance for hand `hand_number` of a table, by whoever opened it
+    (games.services.tables.table_open_dealt): a duplicate board's, so that every table of
+    the board is dealt the same cards. A table with presets plays those hands only
+    (games.deals.deal_seed)."""
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="deal_presets")
+    hand_number = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("preset deal")
+        verbose_name_plural = _("preset deals")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "hand_number"], name="deal_preset_unique"),
+        ]
+
+    def __str__(self):
+        return f"preset deal {self.hand_number} of {self.table_id}"

@@ -24,6 +24,8 @@ ALLOWED = {
     # The API reads the operators' log (moderation.selectors) for staff.
     "api": {"accounts", "stats", "lobby", "games", "moderation"},
     "ui": {"accounts", "stats", "lobby", "games"},
+    # Duplicate tournaments: their tables are games' (games.signals tells them of results).
+    "tournaments": {"accounts", "stats", "lobby", "games"},
     "config": {"games"},
 }
 APPS = {part.split(".")[0] for part in ALLOWED}

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "api",
     "moderation",
     "ui",
+    # Issue 36: duplicate tournaments (docs/tournaments.md).
+    "tournaments",
     # Issue 11: failed sign-ins locked out per address and per account.
     "axes",
     # Issue 38: staff's second factor, an authenticator app (TOTP) and backup codes.

@@ -73,6 +73,8 @@ def hand_start(change: Change) -> None:
               .values_list("number", flat=True).first() or 0) + 1
     # The hand's own secret seed; the Hand row gets it when the hand ends (games.deals).
     seed = deal_seed(table_id=table.pk, hand_number=number)
+    if seed is None:
+        return  # a table dealt from preset seeds has played them all: its seats wait
     plays_matches = descriptor(table.variant).plays_matches
     match_over = change.match is None or change.match.ended_at is not None
     # P7: an escape restarts the levels, so the engine's next hand is a new match.

@@ -2,7 +2,9 @@
 
 import logging
 from datetime import timedelta
+from functools import partial
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import LedgerTransaction, PointAccount
@@ -12,6 +14,7 @@ from games.models import Hand, HandPlayer
 from games.services.hands import bots_ready
 from games.services.seating import seats_vacate_leaving_bots, stake_available
 from games.services.unit_of_work import Change, table_atomic
+from games.signals import hand_settled_send
 from games.stakes import settlement_shares, table_cap
 from lobby.models import Table
 from stats.services import (
@@ -93,6 +96,7 @@ def hand_settle(*, hand_id: int) -> bool:
         seats_vacate_leaving_bots(change)
         readied = bots_ready(change) if current and change.phase == "end" else False
         change.commit(bump_version=bool(change.vacated) or readied)
+        transaction.on_commit(partial(hand_settled_send, hand_id=hand.pk, table_id=table_id))
         return True
 
 

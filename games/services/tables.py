@@ -8,7 +8,7 @@ from django.db.models.functions import Greatest
 from accounts.models import PointAccount, User
 from games.engine.errors import RuleError
 from games.engine.registry import descriptor
-from games.models import GameState, Hand, TableClosure
+from games.models import DealPreset, GameState, Hand, TableClosure
 from games.selectors import table_is_closed
 from games.services.errors import ActionError
 from games.services.hands import deal_reveal, hand_void, seat_ready
@@ -237,6 +237,41 @@ def table_bot_add(*, table_id: int, user: User, seat: int,
                               need=2 * need)
         seat_ready(change, seat)
         return change.commit()
+
+
+def table_open_dealt(*, room: Room, variant: str, options: Options | None, cap: int | None,
+                     turn_timeout: int, base_stake: int, name: str, players: list[User | None],
+                     bot_level: str, seeds: list[str], opened_by: User | None) -> Table:
+    """A table that plays only the hands its opener deals: hand n from `seeds[n - 1]`
+    (DealPreset; a duplicate board's, so every table of the board gets the same cards in
+    the same seats). `players` sit in seats 0-3 in order, a bot of `bot_level` for each
+    None (a bot nobody backs: `base_stake` 0 moves no points, the way a tournament plays),
+    and all four are ready, so the first hand starts in this transaction. Each player must
+    be free to sit (not seated elsewhere, not banned) with cap × stake. Returns the table."""
+    if bot_level not in User.BotLevel.values:
+        raise ActionError("bad_level", "a bot's level is easy, normal or hard")
+    if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 0:
+        raise ActionError("bad_stake", "a base stake is 0 or more")
+    if len(players) != 4 or not seeds:
+        raise ValueError("a dealt table takes four seats and at least one seed")
+    with table_atomic():
+        table = _table_rows(room=room, variant=variant, options=options, cap=cap,
+                            turn_timeout=turn_timeout, name=name, opened_by=opened_by)
+        DealPreset.objects.bulk_create(DealPreset(table=table, hand_number=n, seed=seed)
+                                       for n, seed in enumerate(seeds, start=1))
+        table.base_stake = base_stake
+        table.save(update_fields=["base_stake"])
+        for seat, player in enumerate(players):
+            # One change per seat: the next free bot is looked up among the seats written.
+            change = Change.begin(table.pk)
+            seat_take(change, seat=seat, user=player or bot_user_free(bot_level),
+                      base_stake=None, balance_checked=player is not None)
+            change.commit()
+        change = Change.begin(table.pk)
+        for seat in range(4):
+            seat_ready(change, seat)
+        change.commit()
+        return change.table
 
 
 # The closure's reason when a table's "abandoned" timer closes it (games.timers, issue 39).
