@@ -192,18 +192,24 @@ def test_the_review_is_deterministic_from_its_seed():
     assert first == again and first["decisions"]
 
 
-def test_a_hidden_declaration_is_left_unjudged():
+def _calls(machine, state):
+    return [(s, c) for s in range(4) for c in machine.legal_calls(state, s)
+            if c["type"] == "declare"]
+
+
+@pytest.mark.parametrize("during", ["declare", "deal"])
+def test_a_hidden_declaration_is_left_unjudged(during):
     """guigang's declarations show the table only their size: a declaration in the window
-    is not judged (a rollout of the window would read the other seats' declared cards),
-    while classic's open ones are."""
+    or during the deal is not judged (a rollout would read the other seats' declared
+    cards), while classic's open ones are."""
     for variant, judged in (("guigang", False), ("classic", True)):
         machine = machine_for(variant)
         state = machine.new_match("window", {})
-        while state["phase"] == "deal":  # nobody declares during the deal
-            state, _ = machine.apply(state, machine.timer(state)[2])
-        assert state["phase"] == "declare"
-        seat, call = next((s, c) for s in range(4) for c in machine.legal_calls(state, s)
-                          if c["type"] == "declare")
+        # Nobody declares during the deal: to the first call possible, or to its end.
+        while state["phase"] == "deal" and not (during == "deal" and _calls(machine, state)):
+            state, _ = machine.apply(state, dict(machine.timer(state)[2], count=1))
+        assert state["phase"] == during
+        seat, call = _calls(machine, state)[0]
         found = judge(machine, state, seat, call, seed=1, rollouts=8)
         assert found["phase"] == "declare"
         assert (found["rounds"] > 0) is judged
