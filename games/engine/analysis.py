@@ -2,8 +2,8 @@
 
 ``analyse(machine, start, actions, *, seats, seed, rollouts, width)`` replays ``actions``
 from ``start`` (the hand as dealt, before its first action) and, before each decision of
-a seat in ``seats`` (a declaration in the window, a bid, naming trump, a burial or
-surrender, a lead, a follow), asks ``judge`` about it. ``judge(machine, state, seat,
+a seat in ``seats`` (a declaration during the deal or in the window, a bid, naming trump,
+a burial or surrender, a lead, a follow), asks ``judge`` about it. ``judge(machine, state, seat,
 played, ...)`` is the search bot's evaluation at a larger budget, with the played action
 among the candidates:
 
@@ -53,6 +53,7 @@ WIDTH = 6  # candidates per decision, the played one included
 ROLLOUTS = 64  # deals per decision at most
 FAILED = -10.0  # a candidate the sampled deal refuses (a throw that cannot stand there)
 DECISIONS = {"declare", "bid", "name_trump", "bury", "surrender", "play"}
+CALLING = ("deal", "declare")  # phases where any seat may declare, not one on turn
 
 
 def analyse(machine, start, actions, *, seats=(0, 1, 2, 3), seed=0, rollouts=ROLLOUTS,
@@ -63,7 +64,7 @@ def analyse(machine, start, actions, *, seats=(0, 1, 2, 3), seed=0, rollouts=ROL
     for index, action in enumerate(actions):
         seat = action.get("seat")
         if (action["type"] in DECISIONS and seat in seats and state["phase"] in PHASES
-                and (state["phase"] == "declare" or state.get("turn") == seat)):
+                and (state["phase"] in CALLING or state.get("turn") == seat)):
             lead = state["phase"] == "play" and not (state.get("trick") or {}).get("plays")
             found = judge(machine, state, seat, action, seed=seed, rollouts=rollouts,
                           width=width, chart=lead)
@@ -91,10 +92,10 @@ def judge(machine, state, seat, played, *, seed=0, rollouts=ROLLOUTS, width=WIDT
     phase = _phase(state)
     policy = bot_action(state, seat)
     found = candidates(machine, state, seat, policy, width)
-    if state["phase"] == "declare" and len(found) == 1:
-        # Where the table sees only a declaration's size, the search leaves the window to
-        # the policy: the other seats' declared cards are in the state, and a rollout of
-        # the window would read them. Not judged either.
+    if state["phase"] in CALLING and len(found) == 1:
+        # Where the table sees only a declaration's size, the search leaves the deal and
+        # the window to the policy: the other seats' declared cards are in the state, and
+        # a rollout would read them. Not judged either.
         found = [played]
     cands = ([played] + [c for c in found if _key(c) != _key(played)])[:width]
     out = {"seat": seat, "phase": phase, "trick": len(state["tricks"]),
@@ -105,7 +106,7 @@ def judge(machine, state, seat, played, *, seed=0, rollouts=ROLLOUTS, width=WIDT
         return out
     belief = Belief(machine, state, seat)
     rng = random.Random(f"analysis:{seed}:{_public_moment(state, seat)}")
-    quiet = seat if state["phase"] == "declare" else None
+    quiet = seat if state["phase"] in CALLING else None
     alive = list(range(len(cands)))
     rows = []  # per deal, {candidate: its outcome for each seat}
     while len(rows) < limit:
@@ -219,6 +220,8 @@ def _mean(values):
 
 
 def _phase(state):
+    if state["phase"] == "deal":
+        return "declare"  # a declaration during the deal is one as much as in the window
     if state["phase"] != "play":
         return state["phase"]
     return "follow" if (state.get("trick") or {}).get("plays") else "lead"
@@ -227,8 +230,11 @@ def _phase(state):
 def _public_moment(state, seat):
     """Where the hand is, in public terms (the deals' seed mixes it in, never a hidden card)."""
     trick = state.get("trick") or {}
-    return (f"{state['hand_no']}:{state['redeals']}:{state['phase']}:{len(state['tricks'])}:"
-            f"{len(trick.get('plays') or ())}:{len(state['declarations'])}:{seat}")
+    moment = (f"{state['hand_no']}:{state['redeals']}:{state['phase']}:{len(state['tricks'])}:"
+              f"{len(trick.get('plays') or ())}:{len(state['declarations'])}:{seat}")
+    if state["phase"] == "deal":  # how far the deal has gone: public, and the moment's own
+        moment += f":{sum(len(h) for h in state['hands'])}"
+    return moment
 
 
 def _key(action):

@@ -18,16 +18,17 @@ may hold it with probability proportional to the room left (not exactly uniform 
 consistent deals, which would need counting them; close enough for a search). A dead end
 (rare) is retried; after ``RETRIES`` the voids are relaxed rather than fail.
 
-Phases with a belief: the declaration window (every card dealt, the kitty unseen), the
-auction (``bid``), the dealer's own ``trump`` and ``bury`` turns (the kitty in hand) and
-``play``. During the deal itself the hands are still growing: no belief there.
+Phases with a belief: the deal (the cards still to come are one more zone, ``deck``: the
+seat cannot tell them from the other hands' cards; who receives each card, the deal order,
+is public), the declaration window (every card dealt, the kitty unseen), the auction
+(``bid``), the dealer's own ``trump`` and ``bury`` turns (the kitty in hand) and ``play``.
 """
 
 from .cards import card, counts_of, full_deck, parse_cards
 from .context import TRUMP
 
 RETRIES = 30
-PHASES = ("declare", "bid", "trump", "bury", "play")
+PHASES = ("deal", "declare", "bid", "trump", "bury", "play")
 TEN = 10
 
 
@@ -65,10 +66,14 @@ class Belief:
         self.size = {s: counts[s] for s in self.zones}
         buried_by_me = phase == "play" and seat == dealer
         kitty_hidden = v.kitty_size and (
-            phase in ("declare", "bid") or (phase == "play" and not buried_by_me))
+            phase in ("deal", "declare", "bid") or (phase == "play" and not buried_by_me))
         if kitty_hidden:
             self.zones.append("kitty")
             self.size["kitty"] = v.kitty_size
+        self.dealt = sum(counts)
+        if phase == "deal":
+            self.zones.append("deck")
+            self.size["deck"] = len(state["deck"]) - self.dealt
         pool = counts_of(full_deck(v.decks))
         _minus(pool, own)
         record = [(t["leader"], t["plays"]) for t in state["tricks"]]
@@ -191,8 +196,11 @@ class Belief:
         if "kitty" in out:
             s["kitty"] = out["kitty"]
         s["seed"] = "belief"
-        s["deck"] = []
-        s["deal_order"] = []
+        if self.phase == "deal":
+            s["deck"] = self._deck(s["hands"], out["deck"])
+        else:
+            s["deck"] = []
+            s["deal_order"] = []
         if not self.known_kitty:
             s["kitty_received"] = []
         if s.get("specials"):
@@ -200,6 +208,13 @@ class Belief:
         if s.get("trick"):
             s["trick"] = dict(s["trick"])
         return s
+
+
+    def _deck(self, hands, rest):
+        """The deck in deal order: the cards dealt so far as the hands received them (the
+        deal order says to whom each went), then the drawn cards still to come."""
+        taken = [iter(h) for h in hands]
+        return [next(taken[s]) for s in self.state["deal_order"][:self.dealt]] + rest
 
 
 def _weighted(rng, zones, room):

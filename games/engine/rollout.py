@@ -4,7 +4,10 @@
 seat on turn takes ``bot.bot_action`` (burying, bidding, naming trump), the declaration
 window offers each seat its policy declaration (except ``quiet``, the seat whose "no
 declaration" is being tried), and the platform's timer actions fill the rest (the deal,
-closing the window, 托管 where the policy has nothing). The play is by ``play_cards``,
+closing the window, 托管 where the policy has nothing). A rollout from the middle of the
+deal (a sampled deck) deals the rest one round of the table at a time, each seat offered
+its policy declaration before each round: ``quiet`` sits out only the first offer (its
+"not now"), and may declare later in the deal and in the window as the policy would. The play is by ``play_cards``,
 quick full-information rules (a rollout state is a sampled deal, so they may look at
 every hand; the policy itself costs some twenty times more per hand). It returns the final
 state, or None when the hand was redealt (nobody declared or everyone passed): a redeal is
@@ -28,8 +31,8 @@ LEVEL_STEPS = 5  # the score tables' width: the points total is about five level
 _COSTS: dict = {}  # trump context -> per card (bot.lose_cost, moves.cheap_key): a rollout asks often
 
 
-def _offer_declarations(machine, state, quiet):
-    for _ in range(WINDOW_ROUNDS):
+def _offer_declarations(machine, state, quiet, rounds=WINDOW_ROUNDS):
+    for _ in range(rounds):
         acted = False
         for seat in range(4):
             if seat == quiet:
@@ -49,13 +52,19 @@ def _offer_declarations(machine, state, quiet):
 
 def rollout(machine, state, quiet=None):
     """The hand played out by the policy: its final state, or None after a redeal."""
+    redeals = state["redeals"]
     while state["phase"] != "end":
         if state["phase"] == "play":
             return _play_out(machine, state)
         kind, seat, action = machine.timer(state)
         if seat is None:
             if state["phase"] == "deal":
-                return None  # a redeal
+                if state["redeals"] != redeals:
+                    return None  # a redeal
+                state = _offer_declarations(machine, state, quiet, rounds=1)
+                quiet = None  # its "not now" was this moment only
+                state, _ = machine.apply(state, action)
+                continue
             if state["phase"] == "declare":
                 state = _offer_declarations(machine, state, quiet)
             state, _ = machine.apply(state, action)

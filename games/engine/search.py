@@ -217,7 +217,7 @@ def _evaluate(machine, deal, action, seat, quiet):
 def candidates(machine, state, seat, policy, width):
     """The choices to try, the policy's first, distinct, at most ``width``."""
     phase = state["phase"]
-    if phase == "declare":
+    if phase in ("deal", "declare"):
         if type(machine).public_declaration is not HandMachine.public_declaration:
             return [policy]  # hidden declarations: the policy decides
         calls = machine.legal_calls(state, seat)

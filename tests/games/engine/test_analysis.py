@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.analysis import analyse, judge, mark_for
 from games.engine.belief import Belief
-from games.engine.cards import format_cards
+from games.engine.cards import format_cards, full_deck, parse_cards
 from games.engine.errors import RuleError
 from games.engine.registry import machine_for
 from games.engine.rollout import outcome
@@ -192,18 +192,108 @@ def test_the_review_is_deterministic_from_its_seed():
     assert first == again and first["decisions"]
 
 
-def test_a_hidden_declaration_is_left_unjudged():
+def _calls(machine, state):
+    return [(s, c) for s in range(4) for c in machine.legal_calls(state, s)
+            if c["type"] == "declare"]
+
+
+@pytest.mark.parametrize("during", ["declare", "deal"])
+def test_a_hidden_declaration_is_left_unjudged(during):
     """guigang's declarations show the table only their size: a declaration in the window
-    is not judged (a rollout of the window would read the other seats' declared cards),
-    while classic's open ones are."""
+    or during the deal is not judged (a rollout would read the other seats' declared
+    cards), while classic's open ones are."""
     for variant, judged in (("guigang", False), ("classic", True)):
         machine = machine_for(variant)
         state = machine.new_match("window", {})
-        while state["phase"] == "deal":  # nobody declares during the deal
-            state, _ = machine.apply(state, machine.timer(state)[2])
-        assert state["phase"] == "declare"
-        seat, call = next((s, c) for s in range(4) for c in machine.legal_calls(state, s)
-                          if c["type"] == "declare")
+        # Nobody declares during the deal: to the first call possible, or to its end.
+        while state["phase"] == "deal" and not (during == "deal" and _calls(machine, state)):
+            state, _ = machine.apply(state, dict(machine.timer(state)[2], count=1))
+        assert state["phase"] == during
+        seat, call = _calls(machine, state)[0]
         found = judge(machine, state, seat, call, seed=1, rollouts=8)
         assert found["phase"] == "declare"
         assert (found["rounds"] > 0) is judged
+
+
+def _first_declaration(seed):
+    """(the state before the hand's first declaration, its index, the declaration)."""
+    start, actions, _ = played_hand("classic", seed)
+    for index, (state, action) in enumerate(_states(start, actions)):
+        if action["type"] == "declare":
+            return state, index, action
+    raise AssertionError("nobody declared")
+
+
+def test_a_declaration_made_during_the_deal_is_judged():
+    """played_hand deals one card at a time, as the paced deal of a live table: seat 3
+    declares its C2 after the 24th card, while 76 cards are still to come."""
+    start, actions, _ = played_hand("classic", "a1")
+    index = next(i for i, a in enumerate(actions) if a["type"] == "declare")
+    assert index == 24 and actions[index] == {"type": "declare", "seat": 3, "cards": [26]}
+    review = analyse(CLASSIC, start, actions[:index + 8], seats=(3,), seed=1, rollouts=16)
+    (found,) = review["decisions"]
+    assert found["index"] == index and found["phase"] == "declare"
+    assert found["played"] == {"type": "declare", "cards": ["C2"]}
+    assert found["rounds"] == 16
+    assert isinstance(found["ev_played"], float) and isinstance(found["ev_best"], float)
+    assert found["ev_best"] >= found["ev_played"]
+    assert review["summary"]["3"]["decisions"] == 1
+
+
+@pytest.mark.parametrize("seed", ["a1", "b1"])
+def test_a_declaration_during_the_deal_is_judged_from_the_seats_knowledge(seed):
+    """The other hands, the kitty and the cards still to come drawn again (the seat cannot
+    tell them apart), the dealt seed changed: the same judgement, to the last digit."""
+    state, _, action = _first_declaration(seed)
+    seat = action["seat"]
+    assert state["phase"] == "deal"
+    dealt = sum(len(h) for h in state["hands"])
+    other = Belief(CLASSIC, state, seat).sample(random.Random(f"swap:{seed}"))
+    other["seed"] = "another seed"
+    assert other["deck"][dealt:] != state["deck"][dealt:]
+    assert sorted(other["kitty"]) != sorted(state["kitty"])
+    assert [sorted(other["hands"][s]) for s in range(4) if s != seat] != [
+        sorted(state["hands"][s]) for s in range(4) if s != seat]
+    assert other["hands"][seat] == state["hands"][seat]
+    assert other["deal_order"] == state["deal_order"]
+    assert CLASSIC.view(other, seat) == CLASSIC.view(state, seat)
+    real = judge(CLASSIC, state, seat, action, seed=5, rollouts=24)
+    assert real["rounds"] > 0
+    assert judge(CLASSIC, other, seat, action, seed=5, rollouts=24) == real
+
+
+def _rigged_deal(seed, mine, shown):
+    """A first hand of ``seed`` dealt so that seat 0 receives ``mine`` in that order (the
+    rest of the cards shuffled around it), stopped once it holds ``shown`` cards."""
+    state = CLASSIC.new_match(seed, {})
+    pool = full_deck(CLASSIC.variant.decks)
+    for c in mine:
+        pool.remove(c)
+    random.Random(seed).shuffle(pool)
+    kitty, others, ours = pool[:8], iter(pool[8:]), iter(mine)
+    deck = [next(ours) if s == 0 else next(others) for s in state["deal_order"]]
+    state = dict(state, kitty=kitty, deck=deck)
+    while len(state["hands"][0]) < shown:
+        state, _ = CLASSIC.apply(state, {"type": "deal", "count": 1})
+    return state
+
+
+def test_declaring_a_lone_level_card_beside_a_long_suit_is_a_mistake():
+    """Seat 0 holds a lone S2 beside ten hearts and the H2, twelve cards into the deal of a
+    first hand (the declarer becomes the dealer). Declaring the spade makes it dealer with
+    one trump of its own where hearts would give it eleven: a mistake, worth about one
+    level less than declaring hearts (now, or later in the deal, as its policy would after
+    "not now"); declaring the heart is left unmarked."""
+    mine = parse_cards("S2 H2 HA HA HK HK HQ HJ H10 H9 H8 H7 BJ H6 H5 H4 H3 HQ HJ H10 LJ C3 C4 "
+                       "D3 D4".split())
+    state = _rigged_deal("rig", mine, 12)
+    assert format_cards(sorted(state["hands"][0])) == format_cards(sorted(mine[:12]))
+    assert state["phase"] == "deal" and not state["declarations"]
+    spade = judge(CLASSIC, state, 0, {"type": "declare", "seat": 0, "cards": parse_cards(["S2"])},
+                  seed=1, rollouts=64)
+    heart = judge(CLASSIC, state, 0, {"type": "declare", "seat": 0, "cards": parse_cards(["H2"])},
+                  seed=1, rollouts=64)
+    assert spade["mark"] == "mistake"
+    assert spade["best"] in (None, {"type": "declare", "cards": ["H2"]})
+    assert heart["mark"] is None
+    assert heart["ev_played"] - spade["ev_played"] > 0.5
