@@ -42,7 +42,7 @@ from .bot import bot_action
 from .cards import format_cards
 from .errors import RuleError
 from .rollout import outcome, rollout
-from .search import candidates
+from .search import action_key, candidates, mean_stderr, public_moment
 
 MISTAKE = 0.25  # in levels (point_bid: levels × multiplier): a loss worth naming
 BLUNDER = 1.0  # a loss of a level or more
@@ -97,7 +97,7 @@ def judge(machine, state, seat, played, *, seed=0, rollouts=ROLLOUTS, width=WIDT
         # the window to the policy: the other seats' declared cards are in the state, and
         # a rollout would read them. Not judged either.
         found = [played]
-    cands = ([played] + [c for c in found if _key(c) != _key(played)])[:width]
+    cands = ([played] + [c for c in found if action_key(c) != action_key(played)])[:width]
     out = {"seat": seat, "phase": phase, "trick": len(state["tricks"]),
            "played": _shown(played), "best": _shown(played), "ev_played": None,
            "ev_best": None, "loss": 0.0, "stderr": 0.0, "rounds": 0, "mark": None}
@@ -171,12 +171,7 @@ def _paired(rows, i, j, seat):
     """Mean and standard error of ``i``'s outcome minus ``j``'s for ``seat``, over the deals
     both were played on."""
     diffs = [row[i][seat] - row[j][seat] for row in rows if i in row and j in row]
-    n = len(diffs)
-    if not n:
-        return 0.0, float("inf")
-    mean = sum(diffs) / n
-    spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else float("inf")
-    return mean, spread / n ** 0.5
+    return mean_stderr(diffs) if diffs else (0.0, float("inf"))
 
 
 def _survivors(rows, alive, seat):
@@ -228,20 +223,12 @@ def _phase(state):
 
 
 def _public_moment(state, seat):
-    """Where the hand is, in public terms (the deals' seed mixes it in, never a hidden card)."""
-    trick = state.get("trick") or {}
-    moment = (f"{state['hand_no']}:{state['redeals']}:{state['phase']}:{len(state['tricks'])}:"
-              f"{len(trick.get('plays') or ())}:{len(state['declarations'])}:{seat}")
+    """Where the hand is, in public terms (the deals' seed mixes it in, never a hidden card):
+    the search's moment, and in the deal how far it has gone."""
+    moment = public_moment(state, seat)
     if state["phase"] == "deal":  # how far the deal has gone: public, and the moment's own
         moment += f":{sum(len(h) for h in state['hands'])}"
     return moment
-
-
-def _key(action):
-    if action is None:
-        return None
-    return tuple((k, tuple(sorted(v)) if isinstance(v, list) else v)
-                 for k, v in sorted(action.items()))
 
 
 def _shown(action):

@@ -101,7 +101,7 @@ def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6,
     if len(cands) <= 1:
         return cands[0] if cands else policy
     belief = Belief(machine, state, seat)
-    rng = random.Random(f"search:{seed}:{_public_moment(state, seat)}")
+    rng = random.Random(f"search:{seed}:{public_moment(state, seat)}")
     quiet = seat if phase == "declare" else None
     alive = list(range(len(cands)))  # the candidates still in the race, the policy's first
     rows = []  # per round (one deal), {candidate: outcome} for those alive in it
@@ -136,7 +136,12 @@ def search_action(state, seat, *, seed=0, budget_ms=300, rollouts=None, width=6,
 def _paired(rows, i, j):
     """Mean and standard error of ``i``'s outcome minus ``j``'s over the deals both were
     played on (both alive now: every deal so far)."""
-    diffs = [row[i] - row[j] for row in rows]
+    return mean_stderr([row[i] - row[j] for row in rows])
+
+
+def mean_stderr(diffs):
+    """Mean and standard error of the paired differences ``diffs`` (at least one; the error
+    is infinite for one)."""
     n = len(diffs)
     mean = sum(diffs) / n
     spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else float("inf")
@@ -192,7 +197,7 @@ def _cost_key(state, seat):
     return state["variant"], state["phase"], len(state["hands"][seat]) // 8
 
 
-def _public_moment(state, seat):
+def public_moment(state, seat):
     """Where the hand is, in public terms: the search's seed mixes it in."""
     trick = state.get("trick") or {}
     return (
@@ -238,14 +243,14 @@ def candidates(machine, state, seat, policy, width):
     unique = []
     keys = set()
     for action in out:
-        key = _key(action)
+        key = action_key(action)
         if key not in keys:
             keys.add(key)
             unique.append(action)
     return unique[:width]
 
 
-def _key(action):
+def action_key(action):
     if action is None:
         return None
     return tuple(

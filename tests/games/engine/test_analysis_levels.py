@@ -5,7 +5,7 @@ each level, ≥ 200 of them; here the positions of a few hands, both levels aske
 from games.engine.analysis import judge
 from games.engine.bot import bot_action
 from games.engine.registry import machine_for
-from games.engine.search import _key
+from games.engine.search import action_key
 from games.engine.strength import bot_decide
 
 from .helpers import played_hand
@@ -29,7 +29,7 @@ def test_the_easy_policy_is_marked_more_often_than_the_hard_search():
                 hard = bot_decide(state, seat, level="hard", seed=7, budget_ms=None,
                                   rollouts=SEARCH)
                 # Where both choose alike, both are judged alike: only the others count.
-                if _key(easy) != _key(hard):
+                if action_key(easy) != action_key(hard):
                     differing += 1
                     for level, choice in (("easy", easy), ("hard", hard)):
                         found = judge(CLASSIC, state, seat, choice, seed=1, rollouts=REVIEW)
