@@ -6,10 +6,12 @@ Limits on what arrives (docs/protocol.md, "Limits"): a frame larger than
 recursion in json.loads or beyond can be driven from outside.
 
 Open sockets are counted in Redis, so the limits hold across daphne processes: one sorted
-set per user and one per address, a member per socket scored with the time it expires. A
-live socket renews its expiry every ``QUOTA_RENEW_SECONDS``, and is counted again then if a
-restart of Redis emptied the sets; a daphne killed with its sockets open leaves members that
-expire within ``QUOTA_TTL_SECONDS`` and are dropped by the next count.
+set per user and one per address, a member per socket scored with the time it expires. The
+live sockets of a process are renewed together every ``QUOTA_RENEW_SECONDS``, in one pipeline
+on one connection however many there are (one renewal per socket held a pooled connection each
+when their timers met, and the pool grew to the peak), and are counted again then if a restart
+of Redis emptied the sets; a daphne killed with its sockets open leaves members that expire
+within ``QUOTA_TTL_SECONDS`` and are dropped by the next count.
 """
 
 import asyncio
@@ -27,7 +29,12 @@ JSON_MAX_DEPTH = 8
 QUOTA_TTL_SECONDS = 60
 QUOTA_RENEW_SECONDS = 20
 
+# A process needs few connections at once: a socket's count on connect and on close, a
+# publish lock's give-back, one renewal of every socket. Beyond this they wait their turn.
+POOL_CONNECTIONS = 32
+
 _clients = {}
+_renewals = {}
 
 # Drop expired members, refuse beyond either limit, else add the socket to both sets.
 _QUOTA_TAKE = """
@@ -78,12 +85,11 @@ def redis_async():
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        # redis-py 8's pool raises MaxConnectionsError past 100 connections; with hundreds
-        # of sockets renewing their places at once that refused publish locks' give-backs
-        # too, and each refused one held its table for the lock's expiry. A blocking pool
-        # waits for a free connection instead.
+        # A full pool of redis-py 8 raises MaxConnectionsError, which refused publish locks'
+        # give-backs and held their tables for the lock's expiry. A blocking pool waits for
+        # a free connection instead, so it can stay small and its size fixed.
         pool = aioredis.BlockingConnectionPool.from_url(
-            settings.REDIS_URL, max_connections=200, timeout=10, socket_timeout=10)
+            settings.REDIS_URL, max_connections=POOL_CONNECTIONS, timeout=10, socket_timeout=10)
         client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client
 
@@ -95,7 +101,7 @@ class SocketQuota:
         prefix = key_prefix()
         self.keys = [f"{prefix}:sockets:user:{user_id}", f"{prefix}:sockets:addr:{address}"]
         self.member = member
-        self.renewer = None
+        self.counted = False
 
     async def take(self):
         """Count this socket; False (and nothing counted) if the user or address is full."""
@@ -106,33 +112,67 @@ class SocketQuota:
             QUOTA_TTL_SECONDS)
         if refused:
             return False
-        self.renewer = asyncio.get_running_loop().create_task(self._renew())
+        self.counted = True
+        _loop_renewals().add(self)
         return True
-
-    async def _renew(self):
-        while True:
-            await asyncio.sleep(QUOTA_RENEW_SECONDS)
-            try:
-                await self.renew()
-            except RedisError:  # Redis is down: the next renewal counts the socket again
-                logger.warning("could not renew a socket's place", exc_info=True)
 
     async def renew(self):
         """Push this socket's expiry on, counting it again where its place is gone (a
         restarted Redis starts empty)."""
-        expires = time.time() + QUOTA_TTL_SECONDS
-        async with redis_async().pipeline(transaction=False) as pipe:
-            for key in self.keys:
-                pipe.zadd(key, {self.member: expires})
-                pipe.expire(key, QUOTA_TTL_SECONDS)
-            await pipe.execute()
+        await quotas_renew(quotas=[self])
 
     async def give_back(self):
-        if self.renewer is None:
+        if not self.counted:
             return
-        self.renewer.cancel()
-        self.renewer = None
+        self.counted = False
+        _loop_renewals().discard(self)
         async with redis_async().pipeline(transaction=False) as pipe:
             for key in self.keys:
                 pipe.zrem(key, self.member)
             await pipe.execute()
+
+
+async def quotas_renew(*, quotas):
+    """Push the expiry of every socket in `quotas` on, in one pipeline."""
+    expires = time.time() + QUOTA_TTL_SECONDS
+    async with redis_async().pipeline(transaction=False) as pipe:
+        for quota in quotas:
+            for key in quota.keys:
+                pipe.zadd(key, {quota.member: expires})
+                pipe.expire(key, QUOTA_TTL_SECONDS)
+        await pipe.execute()
+
+
+class _Renewals:
+    """The counted sockets of one event loop, and the one task that renews them all."""
+
+    def __init__(self):
+        self.quotas = set()
+        self.task = None
+
+    def add(self, quota):
+        self.quotas.add(quota)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def discard(self, quota):
+        self.quotas.discard(quota)
+
+    async def _run(self):
+        while self.quotas:
+            await asyncio.sleep(QUOTA_RENEW_SECONDS)
+            live = list(self.quotas)
+            if not live:
+                continue
+            try:
+                await quotas_renew(quotas=live)
+            except RedisError:  # Redis is down: the next renewal counts the sockets again
+                logger.warning("could not renew %d sockets' places", len(live), exc_info=True)
+
+
+def _loop_renewals():
+    loop = asyncio.get_running_loop()
+    renewals = _renewals.get(loop)
+    if renewals is None:
+        renewals = _renewals[loop] = _Renewals()
+    return renewals
