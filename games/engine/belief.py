@@ -10,17 +10,20 @@ hand or in the kitty it buried. A declaration the table saw only by its size (fo
 and guigang's 暗叫, during the deal and in the window) is drawn afresh for each sample: that
 many identical declarable cards, of an identity that keeps every declaration legal in its
 turn (who, how many, what it overrode), held by the declarer from then on; the standing
-declaration, and so the trump the window's close will name, follows from the drawn cards. ``sample(rng)`` returns a full state whose hidden cards
-(the other hands, a kitty the seat was not shown) are a random deal consistent with all
-of that; everything else in the state is kept, except what would give the real deal away
-(the seed and the dealt deck, a kitty received that the seat never saw, other seats'
-special hands). Nothing hidden of the real state goes in, so a decision made on samples
+declaration, and so the trump the window's close will name, follows from the drawn cards.
+``sample(rng)`` returns a full state whose hidden cards (the other hands, a kitty the seat
+was not shown) are a random deal consistent with all of that; everything else in the
+state is kept, except what would give the real deal away (the seed and the dealt deck, a
+kitty received that the seat never saw, other seats' special hands, the cards of their
+hidden declarations). Nothing hidden of the real state goes in, so a decision made on samples
 cannot depend on another seat's cards.
 
 The deal is drawn card by card, the most constrained cards first, each into a zone that
 may hold it with probability proportional to the room left (not exactly uniform over the
 consistent deals, which would need counting them; close enough for a search). A dead end
-(rare) is retried; after ``RETRIES`` the voids are relaxed rather than fail.
+(rare) is retried; after ``RETRIES`` the voids are relaxed rather than fail (a hidden
+declaration's identity that leaves no room is drawn again until one fits: the real deal
+always does).
 
 Phases with a belief: the deal (the cards still to come are one more zone, ``deck``: the
 seat cannot tell them from the other hands' cards; who receives each card, the deal order,

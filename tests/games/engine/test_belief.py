@@ -203,5 +203,13 @@ def test_hidden_declarations_are_drawn_with_their_size_and_legality(variant, see
                 {"standing": standing, "level": state["level"]}, drawn["seat"], cards)
             assert ok
         assert s["standing"] == standing
+        if phase == "deal":  # held since declared: among the first cards the seat received
+            for seat in {s["declarations"][i]["seat"] for i in theirs}:
+                most = {}
+                for d in s["declarations"]:
+                    if d["seat"] == seat:
+                        most[d["cards"][0]] = max(most.get(d["cards"][0], 0), len(d["cards"]))
+                first = s["hands"][seat][:sum(most.values())]
+                assert counts_of(first) == most
         copied += [s["declarations"][i] for i in theirs] == [state["declarations"][i] for i in theirs]
     assert copied < 20
