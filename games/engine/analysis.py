@@ -92,11 +92,6 @@ def judge(machine, state, seat, played, *, seed=0, rollouts=ROLLOUTS, width=WIDT
     phase = _phase(state)
     policy = bot_action(state, seat)
     found = candidates(machine, state, seat, policy, width)
-    if state["phase"] in CALLING and len(found) == 1:
-        # Where the table sees only a declaration's size, the search leaves the deal and
-        # the window to the policy: the other seats' declared cards are in the state, and
-        # a rollout would read them. Not judged either.
-        found = [played]
     cands = ([played] + [c for c in found if action_key(c) != action_key(played)])[:width]
     out = {"seat": seat, "phase": phase, "trick": len(state["tricks"]),
            "played": _shown(played), "best": _shown(played), "ev_played": None,

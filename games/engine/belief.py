@@ -6,17 +6,24 @@ showed it no longer holds (a follow short of the led class; point_bid's 无主
 announcements), the declarations the table was shown (those cards are still held by the
 declarer unless played), the kitty when the seat holds or buried it, and a kitty shown to
 everyone (point_bid's 亮底, classic's turned kitty), which is then still in the dealer's
-hand or in the kitty it buried. ``sample(rng)`` returns a full state whose hidden cards
-(the other hands, a kitty the seat was not shown) are a random deal consistent with all
-of that; everything else in the state is kept, except what would give the real deal away
-(the seed and the dealt deck, a kitty received that the seat never saw, other seats'
-special hands). Nothing hidden of the real state goes in, so a decision made on samples
+hand or in the kitty it buried. A declaration the table saw only by its size (four_deck's
+and guigang's 暗叫, during the deal and in the window) is drawn afresh for each sample: that
+many identical declarable cards, of an identity that keeps every declaration legal in its
+turn (who, how many, what it overrode), held by the declarer from then on; the standing
+declaration, and so the trump the window's close will name, follows from the drawn cards.
+``sample(rng)`` returns a full state whose hidden cards (the other hands, a kitty the seat
+was not shown) are a random deal consistent with all of that; everything else in the
+state is kept, except what would give the real deal away (the seed and the dealt deck, a
+kitty received that the seat never saw, other seats' special hands, the cards of their
+hidden declarations). Nothing hidden of the real state goes in, so a decision made on samples
 cannot depend on another seat's cards.
 
 The deal is drawn card by card, the most constrained cards first, each into a zone that
 may hold it with probability proportional to the room left (not exactly uniform over the
 consistent deals, which would need counting them; close enough for a search). A dead end
-(rare) is retried; after ``RETRIES`` the voids are relaxed rather than fail.
+(rare) is retried; after ``RETRIES`` the voids are relaxed rather than fail (a hidden
+declaration's identity that leaves no room is drawn again until one fits: the real deal
+always does).
 
 Phases with a belief: the deal (the cards still to come are one more zone, ``deck``: the
 seat cannot tell them from the other hands' cards; who receives each card, the deal order,
@@ -101,6 +108,11 @@ class Belief:
                 if s != seat:
                     self.void[s].add(TRUMP)
         self.pinned = self._pins(view, dealer, played, kitty_hidden)
+        # Declarations the seat saw only by their size (暗叫), drawn again for each sample.
+        self.hidden = phase in ("deal", "declare") and any(
+            d.get("count") and d.get("seat") != seat for d in view["declarations"])
+        self.declarable = sorted(machine.declaration_cards(
+            {"hands": [list(range(54))], "level": state["level"]}, 0)) if self.hidden else []
         self.known_kitty = buried_by_me or phase in ("trump", "bury") or bool(
             view.get("shown_kitty") or view.get("turned_kitty"))
 
@@ -147,13 +159,54 @@ class Belief:
     def _may_hold(self, zone, c):
         return zone == "kitty" or self.ctx is None or self.ctx.cls[c] not in self.void[zone]
 
+    def _declarations(self, rng, pool):
+        """(the declarations with every hidden one drawn, the standing one after them, {seat:
+        the drawn cards it must hold, in the order declared}) or None at a dead end. Each
+        hidden declaration takes an identity of the declarable cards, uniformly among those
+        that would have stood then and that the unseen cards can still supply (a seat's
+        declarations of one identity share their cards, as the machine allows)."""
+        machine, state = self.machine, self.state
+        standing = None
+        out, held = [], {}
+        for d in state["declarations"]:
+            s = d["seat"]
+            cards = list(d["cards"])
+            if s != self.seat:
+                most = held.setdefault(s, {})
+                k = len(cards)
+                fits = [c for c in self.declarable
+                        if pool.get(c, 0) >= max(0, k - most.get(c, 0))
+                        and machine.declaration_allowed(
+                            {"standing": standing, "level": state["level"]}, s, [c] * k)[0]]
+                if not fits:
+                    return None
+                c = fits[int(rng.random() * len(fits))]
+                pool[c] -= max(0, k - most.get(c, 0))
+                most[c] = max(most.get(c, 0), k)
+                cards = [c] * k
+            standing = machine.declaration_allowed(
+                {"standing": standing, "level": state["level"]}, s, cards)[1]
+            out.append({"seat": s, "cards": cards})
+        pins = {s: [c for c, n in most.items() for _ in range(n)] for s, most in held.items()}
+        return out, standing, pins
+
     def _draw(self, rng, strict):
         room = dict(self.size)
         out = {z: [] for z in self.zones}
         pool = counts_of(self.unseen)
         kitty_for = self.state["dealer"] if "kitty" in room and self.phase == "play" else None
-        # Pinned cards first: into their seat (or, for a dealer who buried, the kitty).
-        for s, cards in self.pinned.items():
+        pinned = self.pinned
+        if self.hidden:
+            drawn = self._declarations(rng, pool)
+            if drawn is None:
+                return None
+            out["declarations"], out["standing"], pinned = drawn
+            for s, cards in self.pinned.items():
+                pinned.setdefault(s, []).extend(cards)
+            pool = counts_of(self.unseen)
+        # Pinned cards first: into their seat (or, for a dealer who buried, the kitty); in
+        # the deal they are the first the seat received, so it held them when it declared.
+        for s, cards in pinned.items():
             for c in cards:
                 homes = [z for z in (s, "kitty" if s == kitty_for else None)
                          if z is not None and room.get(z, 0) > 0
@@ -188,13 +241,15 @@ class Belief:
             out = self._draw(rng, strict=True)
             if out is not None:
                 break
-        if out is None:
+        while out is None:  # voids relaxed; a hidden declaration's dead end drawn again
             out = self._draw(rng, strict=False)
         state = self.state
         s = dict(state)
         s["hands"] = [list(state["hands"][i]) if i == self.seat else out[i] for i in range(4)]
         if "kitty" in out:
             s["kitty"] = out["kitty"]
+        if self.hidden:
+            s["declarations"], s["standing"] = out["declarations"], out["standing"]
         s["seed"] = "belief"
         if self.phase == "deal":
             s["deck"] = self._deck(s["hands"], out["deck"])

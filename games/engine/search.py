@@ -4,8 +4,8 @@
 
 1. **Candidates**: the legal choices worth trying, the policy's own choice
    (``bot.bot_action``) first: every trump to name; pass and a few bids around the
-   policy's; no declaration and each declaration that would stand (open declarations
-   only: where the table sees just a declaration's size, the policy declares); surrender
+   policy's; no declaration and each declaration that would stand (where the table sees
+   only a declaration's size, the deals draw its cards, ``belief``); surrender
    and a few burials (the policy's, emptying each short plain suit, the cheapest cards);
    for a lead the policy's, the throws certain to stand, and per class the highest unit
    and the cheapest single; for a follow, of the legal plays the policy weighs (all of
@@ -55,7 +55,6 @@ from .bot import (
 from .cards import POINTS, counts_of
 from .context import TRUMP
 from .errors import RuleError
-from .hand import HandMachine
 from .moves import lead_units, standing_throws
 from .registry import machine_for
 from .rollout import outcome, rollout
@@ -223,8 +222,6 @@ def candidates(machine, state, seat, policy, width):
     """The choices to try, the policy's first, distinct, at most ``width``."""
     phase = state["phase"]
     if phase in ("deal", "declare"):
-        if type(machine).public_declaration is not HandMachine.public_declaration:
-            return [policy]  # hidden declarations: the policy decides
         calls = machine.legal_calls(state, seat)
         if not calls:
             return [policy]

@@ -198,11 +198,11 @@ def _calls(machine, state):
 
 
 @pytest.mark.parametrize("during", ["declare", "deal"])
-def test_a_hidden_declaration_is_left_unjudged(during):
-    """guigang's declarations show the table only their size: a declaration in the window
-    or during the deal is not judged (a rollout would read the other seats' declared
-    cards), while classic's open ones are."""
-    for variant, judged in (("guigang", False), ("classic", True)):
+def test_a_hidden_declaration_is_judged(during):
+    """guigang's and four_deck's declarations show the table only their size; the deals
+    draw the other seats' declared cards, so a declaration in the window or during the
+    deal is judged like classic's open ones."""
+    for variant in ("guigang", "four_deck", "classic"):
         machine = machine_for(variant)
         state = machine.new_match("window", {})
         # Nobody declares during the deal: to the first call possible, or to its end.
@@ -212,7 +212,56 @@ def test_a_hidden_declaration_is_left_unjudged(during):
         seat, call = _calls(machine, state)[0]
         found = judge(machine, state, seat, call, seed=1, rollouts=8)
         assert found["phase"] == "declare"
-        assert (found["rounds"] > 0) is judged
+        assert found["rounds"] == 8
+
+
+# (variant, seed, the index in played_hand's actions of a declaration made after another
+# seat's hidden one): four_deck b1's seat 2 declares three level cards over seat 3's two,
+# guigang a1's seat 2 two 10s over seat 1's one (both during the deal).
+HIDDEN = [("four_deck", "b1", 116), ("guigang", "a1", 96)]
+
+
+@pytest.mark.parametrize(("variant", "seed", "index"), HIDDEN)
+def test_a_declaration_after_a_hidden_one_is_judged_from_the_seats_knowledge(variant, seed,
+                                                                            index):
+    """The other hands, the cards still to come and the cards of the other seats' hidden
+    declarations drawn again (the seat saw only their size), the dealt seed changed: the
+    same judgement, to the last digit."""
+    machine = machine_for(variant)
+    start, actions, _ = played_hand(variant, seed)
+    state = start
+    for action in actions[:index]:
+        state, _ = machine.apply(state, action)
+    action = actions[index]
+    seat = action["seat"]
+    assert action["type"] == "declare" and state["phase"] == "deal"
+    theirs = [i for i, d in enumerate(state["declarations"]) if d["seat"] != seat]
+    assert theirs
+    belief, rng = Belief(machine, state, seat), random.Random(f"swap:{seed}")
+    # The first draw whose hidden declarations are other cards than the real ones.
+    other = next(o for o in (belief.sample(rng) for _ in range(20))
+                 if [o["declarations"][i]["cards"] for i in theirs]
+                 != [state["declarations"][i]["cards"] for i in theirs])
+    other["seed"] = "another seed"
+    assert [sorted(other["hands"][s]) for s in range(4) if s != seat] != [
+        sorted(state["hands"][s]) for s in range(4) if s != seat]
+    assert other["hands"][seat] == state["hands"][seat]
+    assert machine.view(other, seat) == machine.view(state, seat)
+    real = judge(machine, state, seat, action, seed=5, rollouts=16)
+    assert real["rounds"] > 0
+    assert judge(machine, other, seat, action, seed=5, rollouts=16) == real
+
+
+@pytest.mark.parametrize("variant", ["four_deck", "guigang"])
+def test_the_review_judges_hidden_declarations(variant):
+    """Every declaration of the hand (all made during the deal) is in the review, judged on
+    the full budget of deals or settled after MIN_ROUNDS of them."""
+    start, actions, _ = played_hand(variant, "a1")
+    made = [i for i, a in enumerate(actions) if a["type"] == "declare"]
+    review = analyse(machine_for(variant), start, actions[:made[-1] + 1], seed=1, rollouts=8)
+    declared = [d for d in review["decisions"] if d["phase"] == "declare"]
+    assert [d["index"] for d in declared] == made
+    assert all(d["rounds"] == 8 and d["ev_played"] is not None for d in declared)
 
 
 def _first_declaration(seed):

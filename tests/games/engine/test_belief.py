@@ -160,3 +160,56 @@ def test_the_sample_keeps_nothing_of_the_real_deal():
     s = Belief(machine, state, defender).sample(random.Random(1))
     assert s["seed"] != state["seed"] and s["deck"] == [] and s["kitty_received"] == []
 
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("four_deck", "b1"), ("guigang", "a2")])
+@pytest.mark.parametrize("phase", ["deal", "declare"])
+def test_hidden_declarations_are_drawn_with_their_size_and_legality(variant, seed, phase):
+    """暗叫: the watcher saw only who declared how many. Each drawn deal gives every hidden
+    declaration that many identical declarable cards (four_deck's level cards, guigang's
+    10s), held by the declarer, each standing over the one before as the rules say, and
+    the standing one (the trump to be named) is the drawn cards'; the watcher's own
+    declarations are its real ones; and the draws do not just copy the real cards."""
+    machine = machine_for(variant)
+    start = machine.new_match(seed, {})
+    state = start
+    while not (state["phase"] == phase and len(state["declarations"]) >= 2):
+        for s in range(4):
+            chosen = bot_action(state, s)
+            if chosen is not None:
+                state, _ = machine.apply(state, chosen)
+        if state["phase"] == phase and len(state["declarations"]) >= 2:
+            break
+        state, _ = machine.apply(state, dict(machine.timer(state)[2], count=1))
+    watcher = state["declarations"][-1]["seat"]
+    theirs = [i for i, d in enumerate(state["declarations"]) if d["seat"] != watcher]
+    assert theirs
+    declarable = machine.declaration_cards({"hands": [list(range(54))], "level": state["level"]}, 0)
+    belief = Belief(machine, state, watcher)
+    rng = random.Random(3)
+    copied = 0
+    for _ in range(20):
+        s = belief.sample(rng)
+        assert machine.view(s, watcher) == machine.view(state, watcher)
+        standing = None
+        for real, drawn in zip(state["declarations"], s["declarations"], strict=True):
+            assert drawn["seat"] == real["seat"] and len(drawn["cards"]) == len(real["cards"])
+            if real["seat"] == watcher:
+                assert drawn["cards"] == real["cards"]
+            cards = drawn["cards"]
+            assert len(set(cards)) == 1 and cards[0] in declarable
+            assert s["hands"][drawn["seat"]].count(cards[0]) >= len(cards)
+            ok, standing = machine.declaration_allowed(
+                {"standing": standing, "level": state["level"]}, drawn["seat"], cards)
+            assert ok
+        assert s["standing"] == standing
+        if phase == "deal":  # held since declared: among the first cards the seat received
+            for seat in {s["declarations"][i]["seat"] for i in theirs}:
+                most = {}
+                for d in s["declarations"]:
+                    if d["seat"] == seat:
+                        most[d["cards"][0]] = max(most.get(d["cards"][0], 0), len(d["cards"]))
+                first = s["hands"][seat][:sum(most.values())]
+                assert counts_of(first) == most
+        copied += [s["declarations"][i] for i in theirs] == [state["declarations"][i] for i in theirs]
+    assert copied < 20

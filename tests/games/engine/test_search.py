@@ -6,11 +6,12 @@ import random
 
 import pytest
 
+from games.engine.belief import Belief
 from games.engine.bot import bot_action
 from games.engine.cards import POINTS, card, counts_of, parse_card
 from games.engine.context import TRUMP
 from games.engine.moves import legal_follows
-from games.engine.search import MARGIN, _choice, _survivors
+from games.engine.search import MARGIN, _choice, _survivors, candidates
 from games.engine.strength import LEVELS, bot_decide
 
 from .test_belief import drive, voids_in
@@ -253,3 +254,28 @@ def test_a_settled_decision_stops_before_its_allowance():
     bot_decide(state, seat, level="hard", seed=3, budget_ms=None, rollouts=400, info=info)
     assert info["searched"]
     assert info["rollouts"] < 400
+
+
+def _window_with_hidden_declarations(variant, seed):
+    """(machine, the window with a seat that may still declare over another seat's hidden
+    declaration, that seat)."""
+    machine, state = drive(variant, seed, lambda s: s["phase"] == "declare")
+    for seat in range(4):
+        if machine.legal_calls(state, seat) and any(
+                d["seat"] != seat for d in state["declarations"]):
+            return machine, state, seat
+    raise AssertionError("no seat may declare over a hidden declaration")
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("four_deck", "w3"), ("guigang", "w2")])
+def test_a_declaration_over_a_hidden_one_is_searched_from_the_seats_knowledge(variant, seed):
+    """暗叫: the window's candidates are the policy's, not declaring and each declaration
+    that would stand; the decision is the same with the other hands and the other seats'
+    declared cards drawn again (the seat saw only their size)."""
+    machine, state, seat = _window_with_hidden_declarations(variant, seed)
+    found = candidates(machine, state, seat, bot_action(state, seat), 6)
+    assert len(found) > 1 and None in found
+    assert all(c is None or c["type"] == "declare" for c in found)
+    other = Belief(machine, state, seat).sample(random.Random(2))
+    assert machine.view(other, seat) == machine.view(state, seat)
+    assert decide(other, seat) == decide(state, seat)
