@@ -23,7 +23,7 @@ from games.variants import descriptor_or_none
 from lobby.services import room_tournaments_get_or_create
 from tournaments.models import Board, BoardResult, BoardTable, Entry, EntryMember, Round, Tournament
 from tournaments.pairing import swiss_fours, swiss_pairs
-from tournaments.selectors import tournament_matches_played, tournament_standings
+from tournaments.selectors import tournament_matches_played, tournament_standings, users_seated
 
 MAX_BOARDS_PER_ROUND = 12
 MAX_ROUNDS = 9
@@ -192,7 +192,8 @@ def _orientation(*, pairing: int, board: int, entries: int) -> int:
 def board_table_open(*, board: Board, pairing: int) -> BoardTable:
     """Open the table where the round's `pairing` plays `board`, dealt from the board's
     seed, its hand started: each entry's members in its seats (place 0 in its first seat),
-    a bot of the tournament's level in each place nobody fills."""
+    a bot of the tournament's level in each place nobody fills, and (unstaked) in the
+    place of a player seated at another table."""
     played = board.round
     tournament = played.tournament
     entries = played.pairings[pairing]
@@ -201,6 +202,11 @@ def board_table_open(*, board: Board, pairing: int) -> BoardTable:
     members = {(m.entry_id, m.place): m.user
                for m in EntryMember.objects.filter(entry_id__in=entries).select_related("user")}
     players = [members.get((entry, seats[:seat].count(entry))) for seat, entry in enumerate(seats)]
+    if tournament.stake is None:
+        # A player still seated at another table misses this board rather than hold up
+        # the round: a bot plays their seat and their entry scores what it makes.
+        seated = users_seated(user_ids=[p.pk for p in players if p is not None])
+        players = [None if p is not None and p.pk in seated else p for p in players]
     with transaction.atomic():
         table = table_open_dealt(
             room=room_tournaments_get_or_create(), variant=tournament.variant,

@@ -8,6 +8,9 @@ from django.utils import timezone
 
 from games.models import Hand, TableClosure
 from games.services.settlement import hand_settle
+from games.services.tables import table_open_dealt
+from lobby.models import Seat
+from lobby.services import room_tournaments_get_or_create
 from tests.tournaments.conftest import hand_play_out
 from tournaments.models import BoardResult, BoardTable, Round, Tournament
 from tournaments.selectors import tournament_standings
@@ -99,3 +102,22 @@ def test_a_settled_hand_whose_receiver_never_ran_is_recorded_by_the_sweeper(tour
     assert TableClosure.objects.get(table_id=board_table.table_id).reason == BOARD_PLAYED_REASON
     # The other table is still being played: the board is not revealed.
     assert board_table.board.revealed_at is None
+
+
+@pytest.mark.django_db
+def test_a_player_seated_elsewhere_is_replaced_by_a_bot_so_the_board_opens(tournament_of):
+    tournament, users = tournament_of("classic", [2, 1])
+    elsewhere = users[1][0]  # the player alone, at a table of their own
+    table_open_dealt(room=room_tournaments_get_or_create(), variant="classic", options=None,
+                     cap=None, turn_timeout=25, base_stake=0, name="elsewhere",
+                     players=[elsewhere, None, None, None], bot_level="easy", seeds=["ab"],
+                     opened_by=None)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() - timedelta(seconds=1))
+    run()
+    tables = BoardTable.objects.filter(board__round__tournament=tournament)
+    assert tables.count() == 2  # both boards' tables opened
+    seated = {s.user_id for s in Seat.objects.filter(table_id__in=[t.table_id for t in tables])}
+    assert elsewhere.pk not in seated
+    assert {users[0][0].pk, users[0][1].pk} <= seated
+    assert Seat.objects.filter(user=elsewhere).count() == 1  # still at their own table
