@@ -19,6 +19,7 @@ from games.engine.registry import descriptor, machine_for
 from games.models import (
     SPECTATORS,
     ChatMessage,
+    DealPreset,
     GameEvent,
     GameState,
     Hand,
@@ -343,6 +344,11 @@ class HandInProgress(Exception):
     pass
 
 
+class HandSealed(HandInProgress):
+    """The hand has ended but its deal is sealed (DealPreset.sealed): the same deal is still
+    being played at other tables, so it is refused as one in progress is."""
+
+
 def _players_by_seat() -> QuerySet[HandPlayer]:
     return HandPlayer.objects.select_related("user").order_by("seat")
 
@@ -359,11 +365,15 @@ def player_hand_history(*, user: User) -> QuerySet[HandPlayer]:
 
 def hand_finished_get(*, hand_id: int) -> Hand | None:
     """The hand if it has ended; None if there is no such hand. Raises HandInProgress
-    while it runs, so callers can say so without showing anything of it."""
+    while it runs, and HandSealed (one) while its deal is sealed, so callers can say so
+    without showing anything of it."""
     hand = (Hand.objects.filter(pk=hand_id)
             .prefetch_related(Prefetch("players", queryset=_players_by_seat())).first())
     if hand is not None and hand.ended_at is None:
         raise HandInProgress(hand_id)
+    if hand is not None and DealPreset.objects.filter(
+            table_id=hand.table_id, hand_number=hand.number, sealed=True).exists():
+        raise HandSealed(hand_id)
     return hand
 
 

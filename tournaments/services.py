@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.deals import deal_commitment
-from games.models import Hand
+from games.models import DealPreset, Hand
 from games.services.errors import ActionError
 from games.services.seating import balance_of
 from games.services.tables import Options, table_close, table_open_dealt, table_rules_clean
@@ -214,7 +214,8 @@ def board_table_open(*, board: Board, pairing: int) -> BoardTable:
             turn_timeout=tournament.turn_seconds, base_stake=tournament.stake or 0,
             players=players, bot_level=tournament.bot_level, seeds=[board.seed],
             opened_by=None,
-            name=f"{tournament.name[:40]} R{played.number} B{board.number} T{pairing + 1}")
+            name=f"{tournament.name[:40]} R{played.number} B{board.number} T{pairing + 1}",
+            sealed=True)
         return BoardTable.objects.create(board=board, pairing=pairing, table=table,
                                          orientation=orientation, seats=seats)
 
@@ -258,6 +259,8 @@ def board_reveal(*, board: Board) -> None:
     result are public now, and the round is over with its last board."""
     board.revealed_at = timezone.now()
     board.save(update_fields=["revealed_at"])
+    # Its hands' seeds, deals and replays are shown from now on (games.selectors).
+    DealPreset.objects.filter(table__board__board=board).update(sealed=False)
     played = board.round
     if not played.boards.filter(revealed_at__isnull=True).exists():
         played.finished_at = board.revealed_at
