@@ -8,7 +8,7 @@ card. While it runs only the spectators' view of its table is public (table_publ
 from datetime import datetime
 from typing import Any, NamedTuple, TypedDict
 
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from accounts.models import LedgerEntry, PointAccount, User
 from accounts.selectors import users_banned_now
@@ -354,9 +354,13 @@ def _players_by_seat() -> QuerySet[HandPlayer]:
 
 
 def player_hand_history(*, user: User) -> QuerySet[HandPlayer]:
-    """The player's finished hands, newest first (the (user, -hand) index)."""
+    """The player's finished hands, newest first (the (user, -hand) index); a hand whose
+    deal is sealed (DealPreset.sealed) is left out as a running one is."""
+    sealed = DealPreset.objects.filter(table_id=OuterRef("hand__table_id"),
+                                       hand_number=OuterRef("hand__number"), sealed=True)
     return (
         HandPlayer.objects.filter(user=user, hand__ended_at__isnull=False)
+        .exclude(Exists(sealed))
         .select_related("hand")
         .prefetch_related(Prefetch("hand__players", queryset=_players_by_seat()))
         .order_by("-hand_id")

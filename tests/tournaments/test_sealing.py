@@ -1,5 +1,6 @@
 """A board's hands are sealed until every table has played it (docs/tournaments.md
-"Sealing"): the API's and pages' hand reads refuse them as they refuse a hand in progress."""
+"Sealing"): the API's and pages' hand reads refuse them as they refuse a hand in progress,
+and the players' hand histories leave them out."""
 
 import pytest
 from rest_framework.test import APIClient
@@ -31,6 +32,8 @@ def test_a_board_hand_is_refused_until_the_board_is_revealed(
         assert refused.json()["error"]["code"] == "hand_in_progress"
         assert played.boards.get().seed not in refused.content.decode()
     assert client.get(f"/hands/{first.pk}/replay/").status_code == 403
+    history = f"/api/v1/players/{users[0][0].pk}/hands/"
+    assert api.get(history).json()["count"] == 0
     with django_capture_on_commit_callbacks(execute=True):
         assert hand_settle(hand_id=hand_play_out(tables[1].table_id).pk)
     # The board is revealed everywhere: its hands are shown as any hand.
@@ -41,3 +44,4 @@ def test_a_board_hand_is_refused_until_the_board_is_revealed(
     assert shown.json()["hand"]["seed"] == board.seed
     assert api.get(urls[0]).status_code == 200
     assert client.get(f"/hands/{first.pk}/replay/").status_code == 200
+    assert [h["hand"]["id"] for h in api.get(history).json()["results"]] == [first.pk]
