@@ -380,6 +380,10 @@ class DealPreset(models.Model):
     table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="deal_presets")
     hand_number = models.PositiveIntegerField()
     seed = models.CharField(max_length=64)
+    # Set by the opener while other tables still play the same deal (a duplicate board not
+    # yet revealed everywhere): the hand's seed, deal and replay are nobody's until cleared
+    # (games.selectors.hand_finished_get refuses it).
+    sealed = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("preset deal")

@@ -8,7 +8,7 @@ card. While it runs only the spectators' view of its table is public (table_publ
 from datetime import datetime
 from typing import Any, NamedTuple, TypedDict
 
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from accounts.models import LedgerEntry, PointAccount, User
 from accounts.selectors import users_banned_now
@@ -19,6 +19,7 @@ from games.engine.registry import descriptor, machine_for
 from games.models import (
     SPECTATORS,
     ChatMessage,
+    DealPreset,
     GameEvent,
     GameState,
     Hand,
@@ -343,14 +344,23 @@ class HandInProgress(Exception):
     pass
 
 
+class HandSealed(HandInProgress):
+    """The hand has ended but its deal is sealed (DealPreset.sealed): the same deal is still
+    being played at other tables, so it is refused as one in progress is."""
+
+
 def _players_by_seat() -> QuerySet[HandPlayer]:
     return HandPlayer.objects.select_related("user").order_by("seat")
 
 
 def player_hand_history(*, user: User) -> QuerySet[HandPlayer]:
-    """The player's finished hands, newest first (the (user, -hand) index)."""
+    """The player's finished hands, newest first (the (user, -hand) index); a hand whose
+    deal is sealed (DealPreset.sealed) is left out as a running one is."""
+    sealed = DealPreset.objects.filter(table_id=OuterRef("hand__table_id"),
+                                       hand_number=OuterRef("hand__number"), sealed=True)
     return (
         HandPlayer.objects.filter(user=user, hand__ended_at__isnull=False)
+        .exclude(Exists(sealed))
         .select_related("hand")
         .prefetch_related(Prefetch("hand__players", queryset=_players_by_seat()))
         .order_by("-hand_id")
@@ -359,11 +369,15 @@ def player_hand_history(*, user: User) -> QuerySet[HandPlayer]:
 
 def hand_finished_get(*, hand_id: int) -> Hand | None:
     """The hand if it has ended; None if there is no such hand. Raises HandInProgress
-    while it runs, so callers can say so without showing anything of it."""
+    while it runs, and HandSealed (one) while its deal is sealed, so callers can say so
+    without showing anything of it."""
     hand = (Hand.objects.filter(pk=hand_id)
             .prefetch_related(Prefetch("players", queryset=_players_by_seat())).first())
     if hand is not None and hand.ended_at is None:
         raise HandInProgress(hand_id)
+    if hand is not None and DealPreset.objects.filter(
+            table_id=hand.table_id, hand_number=hand.number, sealed=True).exists():
+        raise HandSealed(hand_id)
     return hand
 
 

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from lobby.models import Seat
 from tournaments.models import Board, BoardTable, Entry, Round
 from tournaments.scoring import BoardScore, Standing, board_matchpoints, board_scores, standings
 
@@ -36,6 +37,11 @@ def tournament_matches_played(*, tournament_id: int) -> list[tuple[int, int]]:
     """The pairs of entries that have met in a match (the partnership variants)."""
     pairings = Round.objects.filter(tournament_id=tournament_id).values_list("pairings", flat=True)
     return [(p[0], p[1]) for round_pairings in pairings for p in round_pairings if len(p) == 2]
+
+
+def users_seated(*, user_ids: list[int]) -> set[int]:
+    """Those of `user_ids` who hold a seat at a table now."""
+    return set(Seat.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True))
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,17 @@ recording each board table's result and revealing a board every table has played
 Lock order: the Tournament row, then a Board row, then (through games.services) the tables'
 rows. Tables are opened and closed through games.services only."""
 
+import logging
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
 from games.deals import deal_commitment
-from games.models import Hand
+from games.models import DealPreset, Hand
 from games.services.errors import ActionError
 from games.services.seating import balance_of
 from games.services.tables import Options, table_close, table_open_dealt, table_rules_clean
@@ -21,7 +23,7 @@ from games.variants import descriptor_or_none
 from lobby.services import room_tournaments_get_or_create
 from tournaments.models import Board, BoardResult, BoardTable, Entry, EntryMember, Round, Tournament
 from tournaments.pairing import swiss_fours, swiss_pairs
-from tournaments.selectors import tournament_matches_played, tournament_standings
+from tournaments.selectors import tournament_matches_played, tournament_standings, users_seated
 
 MAX_BOARDS_PER_ROUND = 12
 MAX_ROUNDS = 9
@@ -29,6 +31,10 @@ MAX_ROUNDS = 9
 MIN_TABLES = 2
 # The closure's reason of a board's table once its hand is settled.
 BOARD_PLAYED_REASON = "the board is played"
+# The closure's reason of a board's table the sweeper voids (board_table_void).
+BOARD_STUCK_REASON = "the board took too long: voided"
+
+logger = logging.getLogger(__name__)
 
 
 def _count_check(value: object, *, low: int, high: int, code: str, what: str) -> None:
@@ -186,7 +192,8 @@ def _orientation(*, pairing: int, board: int, entries: int) -> int:
 def board_table_open(*, board: Board, pairing: int) -> BoardTable:
     """Open the table where the round's `pairing` plays `board`, dealt from the board's
     seed, its hand started: each entry's members in its seats (place 0 in its first seat),
-    a bot of the tournament's level in each place nobody fills."""
+    a bot of the tournament's level in each place nobody fills, and (unstaked) in the
+    place of a player seated at another table."""
     played = board.round
     tournament = played.tournament
     entries = played.pairings[pairing]
@@ -195,6 +202,11 @@ def board_table_open(*, board: Board, pairing: int) -> BoardTable:
     members = {(m.entry_id, m.place): m.user
                for m in EntryMember.objects.filter(entry_id__in=entries).select_related("user")}
     players = [members.get((entry, seats[:seat].count(entry))) for seat, entry in enumerate(seats)]
+    if tournament.stake is None:
+        # A player still seated at another table misses this board rather than hold up
+        # the round: a bot plays their seat and their entry scores what it makes.
+        seated = users_seated(user_ids=[p.pk for p in players if p is not None])
+        players = [None if p is not None and p.pk in seated else p for p in players]
     with transaction.atomic():
         table = table_open_dealt(
             room=room_tournaments_get_or_create(), variant=tournament.variant,
@@ -202,7 +214,8 @@ def board_table_open(*, board: Board, pairing: int) -> BoardTable:
             turn_timeout=tournament.turn_seconds, base_stake=tournament.stake or 0,
             players=players, bot_level=tournament.bot_level, seeds=[board.seed],
             opened_by=None,
-            name=f"{tournament.name[:40]} R{played.number} B{board.number} T{pairing + 1}")
+            name=f"{tournament.name[:40]} R{played.number} B{board.number} T{pairing + 1}",
+            sealed=True)
         return BoardTable.objects.create(board=board, pairing=pairing, table=table,
                                          orientation=orientation, seats=seats)
 
@@ -227,12 +240,18 @@ def board_result_record(*, table_id: int, hand_id: int) -> BoardResult | None:
         result = BoardResult.objects.create(board_table=board_table, hand=hand,
                                             deltas=list(hand.result["deltas"]))
         table_close(table_id=table_id, reason=BOARD_PLAYED_REASON)
-        if not board.tables.filter(result__isnull=True).exists():
-            board_reveal(board=board)
-        following = board.round.boards.filter(number=board.number + 1).first()
+        following = _board_table_done(board=board)
     if following is not None:
         board_table_open(board=following, pairing=board_table.pairing)
     return result
+
+
+def _board_table_done(*, board: Board) -> Board | None:
+    """One more table of `board` (locked) has its result: the board is revealed with its
+    last. Returns the round's next board, whose table the pairing plays next, or None."""
+    if not board.tables.filter(result__isnull=True).exists():
+        board_reveal(board=board)
+    return board.round.boards.filter(number=board.number + 1).first()
 
 
 def board_reveal(*, board: Board) -> None:
@@ -240,6 +259,8 @@ def board_reveal(*, board: Board) -> None:
     result are public now, and the round is over with its last board."""
     board.revealed_at = timezone.now()
     board.save(update_fields=["revealed_at"])
+    # Its hands' seeds, deals and replays are shown from now on (games.selectors).
+    DealPreset.objects.filter(table__board__board=board).update(sealed=False)
     played = board.round
     if not played.boards.filter(revealed_at__isnull=True).exists():
         played.finished_at = board.revealed_at
@@ -247,3 +268,92 @@ def board_reveal(*, board: Board) -> None:
         if played.number == played.tournament.rounds:
             Tournament.objects.filter(pk=played.tournament_id).update(
                 status=Tournament.Status.FINISHED)
+
+
+def tournaments_due_start(*, now: datetime | None = None,
+                          pause_seconds: float | None = None) -> list[Round]:
+    """The runner (beat, tournaments.tasks.tournaments_run): round 1 of every tournament
+    taking registrations whose start time has come, and the next round of every running
+    tournament whose last round finished `pause_seconds` (TOURNAMENT_ROUND_PAUSE) ago or
+    more. Starting twice is refused by tournament_start_round's locked Tournament row
+    (round_running), so two runners start each round once. A refusal (bots_in_staked,
+    already_seated) is logged and tried again at the next run. Returns the rounds started."""
+    now = now or timezone.now()
+    pause = timedelta(seconds=settings.TOURNAMENT_ROUND_PAUSE if pause_seconds is None
+                      else pause_seconds)
+    due = list(Tournament.objects.filter(status=Tournament.Status.REGISTERING,
+                                         starts_at__lte=now).values_list("pk", flat=True))
+    for tournament in Tournament.objects.filter(status=Tournament.Status.RUNNING):
+        last = tournament.round_set.order_by("-number").first()
+        if last is not None and last.finished_at is not None and last.finished_at <= now - pause \
+                and last.number < tournament.rounds:
+            due.append(tournament.pk)
+    started = []
+    for tournament_id in due:
+        try:
+            started.append(tournament_start_round(tournament_id=tournament_id))
+        except ActionError as error:
+            if error.code != "round_running":
+                logger.warning("tournament %s: round not started: %s", tournament_id,
+                               error.code)
+    return started
+
+
+def board_tables_sweep(*, now: datetime | None = None,
+                       limit_seconds: float | None = None) -> list[BoardResult]:
+    """The sweeper (beat): every board table still without a result. A hand settled whose
+    hand_settled receiver failed (games logs it) is recorded now (board_result_record). A
+    hand running for longer than `limit_seconds` (TOURNAMENT_BOARD_LIMIT: a classic first
+    hand nobody declares in redeals for ever, a table everyone left) is voided by the
+    force-close rule (board_table_void), so it never holds up the round. Returns the
+    results recorded."""
+    now = now or timezone.now()
+    limit = timedelta(seconds=settings.TOURNAMENT_BOARD_LIMIT if limit_seconds is None
+                      else limit_seconds)
+    recorded = []
+    for board_table in BoardTable.objects.filter(result__isnull=True).order_by("pk"):
+        hand = Hand.objects.filter(table_id=board_table.table_id).order_by("number").first()
+        if hand is None:
+            continue
+        try:
+            if hand.settled:
+                result = board_result_record(table_id=board_table.table_id, hand_id=hand.pk)
+            elif hand.result is None and hand.started_at <= now - limit:
+                result = board_table_void(board_table_id=board_table.pk)
+            else:
+                continue  # still being played, or ended and left to games' settlement sweep
+        except Exception:
+            logger.exception("board table %s: the sweep failed", board_table.pk)
+            continue
+        if result is not None:
+            recorded.append(result)
+    return recorded
+
+
+def board_table_void(*, board_table_id: int) -> BoardResult:
+    """Close a stuck board table (games.services.tables.table_close, the force-close rule):
+    its running hand is voided and refunded, and the table's result of the board is 0 for
+    every seat (docs/tournaments.md "The sweeper"): the other tables' results are compared
+    with nothing won or lost. A hand that had ended is settled by the close and recorded as
+    played instead. Locks the Board row, then the table (through games.services)."""
+    board_table = BoardTable.objects.get(pk=board_table_id)
+    with transaction.atomic():
+        board = Board.objects.select_for_update().select_related("round").get(
+            pk=board_table.board_id)
+        result = BoardResult.objects.filter(board_table=board_table).first()
+        if result is not None:
+            return result
+        closure = table_close(table_id=board_table.table_id, reason=BOARD_STUCK_REASON)
+        if closure.voided_hand is None:
+            # The hand had ended: the close settled it, and its receiver records it.
+            hand = Hand.objects.get(table_id=board_table.table_id, number=1)
+            assert hand.result is not None  # not voided, so it had ended
+            result = BoardResult.objects.create(board_table=board_table, hand=hand,
+                                                deltas=list(hand.result["deltas"]))
+        else:
+            result = BoardResult.objects.create(board_table=board_table,
+                                                hand=closure.voided_hand, deltas=[0, 0, 0, 0])
+        following = _board_table_done(board=board)
+    if following is not None:
+        board_table_open(board=following, pairing=board_table.pairing)
+    return result

@@ -373,6 +373,12 @@ CELERY_TASK_ROUTES = (
     {"games.tasks.hand_analysis": {"queue": ANALYSIS_QUEUE}} if ANALYSIS_QUEUE else {}
 )
 
+# Duplicate tournaments (docs/tournaments.md "The runner"): seconds between one round's end
+# and the next round's start; seconds a board table's hand may run before the sweeper voids
+# it (a classic first hand nobody declares in redeals for ever).
+TOURNAMENT_ROUND_PAUSE = env_int("TOURNAMENT_ROUND_PAUSE", 60)
+TOURNAMENT_BOARD_LIMIT = env_int("TOURNAMENT_BOARD_LIMIT", 3600)
+
 CELERY_BEAT_SCHEDULE = {
     # Lost timers (a worker killed with an ETA task in memory) and lost settlements.
     "games-sweep": {"task": "games.tasks.sweep", "schedule": 2.0},
@@ -381,4 +387,6 @@ CELERY_BEAT_SCHEDULE = {
     # Quick play's matcher: widens the waiting players' bands and drops rows not polled
     # (joining and "bots now" also send it at once; a wait's end with a countdown).
     "games-quick-match": {"task": "games.tasks.quick_match", "schedule": 2.0},
+    # Tournaments' rounds started on time, and their stuck or unrecorded tables swept.
+    "tournaments-run": {"task": "tournaments.tasks.tournaments_run", "schedule": 5.0},
 }

@@ -241,13 +241,16 @@ def table_bot_add(*, table_id: int, user: User, seat: int,
 
 def table_open_dealt(*, room: Room, variant: str, options: Options | None, cap: int | None,
                      turn_timeout: int, base_stake: int, name: str, players: list[User | None],
-                     bot_level: str, seeds: list[str], opened_by: User | None) -> Table:
+                     bot_level: str, seeds: list[str], opened_by: User | None,
+                     sealed: bool = False) -> Table:
     """A table that plays only the hands its opener deals: hand n from `seeds[n - 1]`
     (DealPreset; a duplicate board's, so every table of the board gets the same cards in
     the same seats). `players` sit in seats 0-3 in order, a bot of `bot_level` for each
     None (a bot nobody backs: `base_stake` 0 moves no points, the way a tournament plays),
     and all four are ready, so the first hand starts in this transaction. Each player must
-    be free to sit (not seated elsewhere, not banned) with cap × stake. Returns the table."""
+    be free to sit (not seated elsewhere, not banned) with cap × stake. `sealed`: the
+    hands' reads are refused until the opener clears DealPreset.sealed (the same deal is
+    played elsewhere). Returns the table."""
     if bot_level not in User.BotLevel.values:
         raise ActionError("bad_level", "a bot's level is easy, normal or hard")
     if not isinstance(base_stake, int) or isinstance(base_stake, bool) or base_stake < 0:
@@ -257,7 +260,8 @@ def table_open_dealt(*, room: Room, variant: str, options: Options | None, cap: 
     with table_atomic():
         table = _table_rows(room=room, variant=variant, options=options, cap=cap,
                             turn_timeout=turn_timeout, name=name, opened_by=opened_by)
-        DealPreset.objects.bulk_create(DealPreset(table=table, hand_number=n, seed=seed)
+        DealPreset.objects.bulk_create(DealPreset(table=table, hand_number=n, seed=seed,
+                                                  sealed=sealed)
                                        for n, seed in enumerate(seeds, start=1))
         table.base_stake = base_stake
         table.save(update_fields=["base_stake"])
