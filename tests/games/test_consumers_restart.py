@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 
 from games.models import GameState
 from games.services.play import game_apply_action
-from games.sockets import SocketQuota, redis_async
+from games.sockets import POOL_CONNECTIONS, SocketQuota, _loop_renewals, quotas_renew, redis_async
 from tests.games.drill import RedisServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,3 +80,25 @@ async def test_a_socket_emptied_out_of_the_counts_by_a_redis_restart_is_counted_
     finally:
         await quota.give_back()
     assert [await client.exists(key) for key in quota.keys] == [0, 0]
+
+
+async def test_a_process_renews_every_counted_socket_together_and_none_given_back():
+    """One renewal a round for all of the loop's sockets (not one per socket, which held a
+    pooled connection each when their timers met): the counted ones, not the given back."""
+    quotas = [SocketQuota(user_id=987655, address="10.9.9.8", member=f"s{i}") for i in range(3)]
+    for quota in quotas:
+        assert await quota.take()
+    client = redis_async()
+    try:
+        await quotas[1].give_back()
+        renewals = _loop_renewals()
+        assert renewals.quotas >= {quotas[0], quotas[2]} and quotas[1] not in renewals.quotas
+        await client.delete(*quotas[0].keys)
+        await quotas_renew(quotas=list(renewals.quotas))
+        members = await client.zrange(quotas[0].keys[0], 0, -1)
+        assert sorted(members) == [b"s0", b"s2"]
+        assert client.connection_pool.max_connections == POOL_CONNECTIONS
+    finally:
+        for quota in quotas:
+            await quota.give_back()
+    assert _loop_renewals().quotas.isdisjoint(quotas)
