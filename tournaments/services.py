@@ -220,6 +220,14 @@ def board_table_open(*, board: Board, pairing: int) -> BoardTable:
                                          orientation=orientation, seats=seats)
 
 
+def _board_lock(*, board_table: BoardTable) -> tuple[Board, BoardResult | None]:
+    """Lock the Board row of `board_table` (in the caller's transaction) and return it with
+    the table's result if one is recorded already: recording happens once, whoever is first."""
+    board = Board.objects.select_for_update().select_related("round").get(
+        pk=board_table.board_id)
+    return board, BoardResult.objects.filter(board_table=board_table).first()
+
+
 def board_result_record(*, table_id: int, hand_id: int) -> BoardResult | None:
     """A settled hand at a board's table (games.signals.hand_settled) is the table's result
     of the board: recorded once (a second call returns the first record), the table closed
@@ -230,9 +238,7 @@ def board_result_record(*, table_id: int, hand_id: int) -> BoardResult | None:
     if board_table is None:
         return None
     with transaction.atomic():
-        board = Board.objects.select_for_update().select_related("round").get(
-            pk=board_table.board_id)
-        result = BoardResult.objects.filter(board_table=board_table).first()
+        board, result = _board_lock(board_table=board_table)
         if result is not None:
             return result
         hand = Hand.objects.get(pk=hand_id)
@@ -338,9 +344,7 @@ def board_table_void(*, board_table_id: int) -> BoardResult:
     played instead. Locks the Board row, then the table (through games.services)."""
     board_table = BoardTable.objects.get(pk=board_table_id)
     with transaction.atomic():
-        board = Board.objects.select_for_update().select_related("round").get(
-            pk=board_table.board_id)
-        result = BoardResult.objects.filter(board_table=board_table).first()
+        board, result = _board_lock(board_table=board_table)
         if result is not None:
             return result
         closure = table_close(table_id=board_table.table_id, reason=BOARD_STUCK_REASON)
