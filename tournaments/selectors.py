@@ -142,3 +142,16 @@ def player_board_table(*, tournament_id: int, user_id: int) -> int | None:
 def player_named(*, username: str) -> User | None:
     """The active player (not a bot) of that username, any case, or None."""
     return User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+
+
+def tournament_rounds(*, tournament_id: int) -> list[dict]:
+    """Each round with its boards, a board's seed only once it is revealed."""
+    rounds = (Round.objects.filter(tournament_id=tournament_id).prefetch_related("boards")
+              .order_by("number"))
+    return [{"number": r.number, "pairings": r.pairings, "started_at": r.started_at,
+             "finished_at": r.finished_at,
+             "boards": [{"number": b.number, "commitment": b.commitment,
+                         "seed": b.seed if b.revealed_at is not None else None,
+                         "revealed_at": b.revealed_at}
+                        for b in sorted(r.boards.all(), key=lambda b: b.number)]}
+            for r in rounds]
