@@ -348,3 +348,69 @@ class AnalysisSerializer(serializers.Serializer):
     decisions = AnalysisDecisionSerializer(many=True)
     tricks = AnalysisTrickSerializer(many=True)
     summary = AnalysisSeatSerializer(many=True)
+
+
+class TournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    variant = serializers.CharField()
+    options = serializers.DictField()
+    stake = serializers.IntegerField(allow_null=True, help_text="base stake; null: no points")
+    cap = serializers.IntegerField()
+    boards_per_round = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    starts_at = serializers.DateTimeField()
+    turn_seconds = serializers.IntegerField()
+    bot_level = serializers.CharField()
+    status = serializers.CharField(help_text="registering, running or finished")
+    entries = serializers.IntegerField(source="entries_count")
+
+
+class BoardBriefSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, public from the start")
+    seed = serializers.CharField(allow_null=True, help_text="null until the board is revealed")
+    revealed_at = serializers.DateTimeField(allow_null=True)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    pairings = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()),
+                                     help_text="entry ids per pairing, in seating order")
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    boards = BoardBriefSerializer(many=True)
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    rounds_played = RoundSerializer(many=True, source="rounds_shown")
+
+
+class StandingSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    members = serializers.ListField(child=serializers.CharField(),
+                                    help_text="the players' names; empty: an entry of bots")
+    matchpoints = serializers.IntegerField()
+    net = serializers.IntegerField(help_text="the sum of the entry's deltas")
+    boards = serializers.IntegerField(help_text="revealed boards counted")
+
+
+class BoardTableResultSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    hand = serializers.IntegerField(source="hand_id", allow_null=True,
+                                    help_text="set once this table has played the board")
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="entry per seat")
+    deltas = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                   help_text="null until the board is revealed")
+    matchpoints = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                        help_text="null until the board is revealed")
+
+
+class BoardSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    number = serializers.IntegerField()
+    commitment = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="null until the board is revealed")
+    tables = BoardTableResultSerializer(many=True)

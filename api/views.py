@@ -51,6 +51,12 @@ from stats.selectors import (
     player_ratings,
     player_stats_list,
 )
+from tournaments.selectors import (
+    tournament_boards,
+    tournament_live,
+    tournament_rounds,
+    tournaments_listed,
+)
 
 
 def _whole_number(params, name, *, default, low, high):
@@ -558,3 +564,66 @@ class TokenObtainView(ObtainAuthToken):
         finally:
             if getattr(request, "axes_locked_out", False):
                 request._request.axes_locked_out = True
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentListView(PublicListView):
+    """Duplicate tournaments (docs/tournaments.md): taking registrations first, then
+    running, then finished; each by start time."""
+
+    serializer_class = out.TournamentSerializer
+
+    def get_queryset(self):
+        return tournaments_listed()
+
+
+def _tournament_get(pk):
+    return get_object_or_404(tournaments_listed(), pk=pk)
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentDetailView(generics.GenericAPIView):
+    """One tournament with its rounds and boards: each board's commitment, and its seed
+    once every table has played it."""
+
+    permission_classes = [AllowAny]
+    serializer_class = out.TournamentDetailSerializer
+
+    def get(self, request, pk):
+        tournament = _tournament_get(pk)
+        tournament.rounds_shown = tournament_rounds(tournament_id=tournament.pk)
+        return Response(out.TournamentDetailSerializer(tournament).data)
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentStandingsView(generics.GenericAPIView):
+    """The standings after the boards revealed so far: matchpoints, then net, then the
+    earlier registration."""
+
+    permission_classes = [AllowAny]
+    serializer_class = out.StandingSerializer
+
+    @extend_schema(responses=out.StandingSerializer(many=True))
+    def get(self, request, pk):
+        tournament = _tournament_get(pk)
+        rows = tournament_live(tournament_id=tournament.pk)["standings"]
+        return Response(out.StandingSerializer(rows, many=True).data)
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentBoardsView(generics.GenericAPIView):
+    """Every board so far with its tables: who sat where and whether each has played it;
+    the deltas, matchpoints and seed only once the board is revealed."""
+
+    permission_classes = [AllowAny]
+    serializer_class = out.BoardSerializer
+
+    @extend_schema(responses=out.BoardSerializer(many=True))
+    def get(self, request, pk):
+        tournament = _tournament_get(pk)
+        boards = [{"round": played.number, "number": board.number,
+                   "commitment": board.commitment,
+                   "seed": board.seed if board.revealed_at is not None else None,
+                   "tables": tables}
+                  for played, board, tables in tournament_boards(tournament_id=tournament.pk)]
+        return Response(out.BoardSerializer(boards, many=True).data)

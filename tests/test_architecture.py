@@ -22,11 +22,12 @@ ALLOWED = {
     "games": {"accounts", "stats", "lobby", ENGINE},
     "moderation": {"accounts", "stats", "lobby", "games"},
     # The API reads the operators' log (moderation.selectors) for staff.
-    "api": {"accounts", "stats", "lobby", "games", "moderation"},
-    "ui": {"accounts", "stats", "lobby", "games"},
+    "api": {"accounts", "stats", "lobby", "games", "moderation", "tournaments"},
+    "ui": {"accounts", "stats", "lobby", "games", "tournaments"},
     # Duplicate tournaments: their tables are games' (games.signals tells them of results).
     "tournaments": {"accounts", "stats", "lobby", "games"},
-    "config": {"games"},
+    # The routing of the tournaments' socket (tournaments.routing) beside games'.
+    "config": {"games", "tournaments"},
 }
 APPS = {part.split(".")[0] for part in ALLOWED}
 STDLIB = sys.stdlib_module_names

@@ -2,8 +2,11 @@
 
 from dataclasses import dataclass
 
+from django.db.models import Case, Count, QuerySet, Value, When
+
+from accounts.models import User
 from lobby.models import Seat
-from tournaments.models import Board, BoardTable, Entry, Round
+from tournaments.models import Board, BoardTable, Entry, EntryMember, Round, Tournament
 from tournaments.scoring import BoardScore, Standing, board_matchpoints, board_scores, standings
 
 
@@ -71,3 +74,84 @@ def board_table_results(*, board_id: int) -> list[BoardTableResult]:
                              deltas=t.result.deltas if shown and hasattr(t, "result") else None,
                              matchpoints=points.get(t.pk))
             for t in tables]
+
+
+def tournaments_listed() -> QuerySet[Tournament]:
+    """Every tournament with its number of entries (`entries_count`), those taking
+    registrations first, then the running ones, then the finished; each by start time."""
+    order = Case(*(When(status=s, then=Value(i)) for i, s in enumerate(Tournament.Status.values)))
+    return (Tournament.objects.annotate(entries_count=Count("entries"), status_order=order)
+            .order_by("status_order", "starts_at", "pk"))
+
+
+def entry_names(*, tournament_id: int) -> dict[int, list[str]]:
+    """Each entry's members' names in seating order (an empty list: bots)."""
+    names: dict[int, list[str]] = {e: [] for e in Entry.objects.filter(
+        tournament_id=tournament_id).values_list("pk", flat=True)}
+    members = (EntryMember.objects.filter(tournament_id=tournament_id).select_related("user")
+               .order_by("entry_id", "place"))
+    for member in members:
+        names[member.entry_id].append(str(member.user))
+    return names
+
+
+def tournament_boards(*, tournament_id: int) -> list[tuple[Round, Board, list[BoardTableResult]]]:
+    """Every board of every round so far, in order, with its tables' results as
+    board_table_results shows them (nothing paid shows before the board is revealed)."""
+    boards = (Board.objects.filter(round__tournament_id=tournament_id).select_related("round")
+              .order_by("round__number", "number"))
+    return [(board.round, board, board_table_results(board_id=board.pk)) for board in boards]
+
+
+def tournament_live(*, tournament_id: int) -> dict:
+    """What the tournament's live socket sends (docs/tournaments.md "Live standings"): the
+    standings and each board's state; a board's seed only once it is revealed."""
+    names = entry_names(tournament_id=tournament_id)
+    status = Tournament.objects.values_list("status", flat=True).get(pk=tournament_id)
+    return {
+        "type": "standings", "tournament": tournament_id, "status": status,
+        "standings": [{"place": s.place, "entry": s.entry, "members": names.get(s.entry, []),
+                       "matchpoints": s.matchpoints, "net": s.net, "boards": s.boards}
+                      for s in tournament_standings(tournament_id=tournament_id)],
+        "boards": [{"round": played.number, "board": board.number,
+                    "commitment": board.commitment,
+                    "seed": board.seed if board.revealed_at is not None else None,
+                    "revealed": board.revealed_at is not None,
+                    "tables": [{"pairing": t.pairing, "table": t.table_id,
+                                "played": t.hand_id is not None} for t in tables]}
+                   for played, board, tables in tournament_boards(tournament_id=tournament_id)],
+    }
+
+
+def entry_of(*, tournament_id: int, user_id: int) -> Entry | None:
+    """The entry `user_id` plays in, or None."""
+    member = (EntryMember.objects.filter(tournament_id=tournament_id, user_id=user_id)
+              .select_related("entry").first())
+    return member.entry if member is not None else None
+
+
+def player_board_table(*, tournament_id: int, user_id: int) -> int | None:
+    """The board table of the tournament where `user_id` holds a seat now (its board not
+    yet played there), or None."""
+    return (Seat.objects.filter(user_id=user_id,
+                                table__board__board__round__tournament_id=tournament_id,
+                                table__board__result__isnull=True)
+            .values_list("table_id", flat=True).first())
+
+
+def player_named(*, username: str) -> User | None:
+    """The active player (not a bot) of that username, any case, or None."""
+    return User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+
+
+def tournament_rounds(*, tournament_id: int) -> list[dict]:
+    """Each round with its boards, a board's seed only once it is revealed."""
+    rounds = (Round.objects.filter(tournament_id=tournament_id).prefetch_related("boards")
+              .order_by("number"))
+    return [{"number": r.number, "pairings": r.pairings, "started_at": r.started_at,
+             "finished_at": r.finished_at,
+             "boards": [{"number": b.number, "commitment": b.commitment,
+                         "seed": b.seed if b.revealed_at is not None else None,
+                         "revealed_at": b.revealed_at}
+                        for b in sorted(r.boards.all(), key=lambda b: b.number)]}
+            for r in rounds]

@@ -1,7 +1,9 @@
 import itertools
+from datetime import timedelta
 
 from django import forms
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -233,3 +235,46 @@ class AccountDeleteForm(RequiredMarked, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.required_mark()
+
+
+class TournamentCreateForm(VariantOptionsMixin, RequiredMarked, forms.Form):
+    """A new duplicate tournament (tournaments.services.tournament_create, which checks it
+    all): the game and its options as a table's, a stake left empty plays for no points, a
+    cap left empty is the house default. Every default offered is one the service takes."""
+
+    name = forms.CharField(label=_("Tournament name"), max_length=64)
+    variant = forms.ChoiceField(label=_("Game"))
+    stake = forms.IntegerField(
+        label=_("Base stake"), min_value=1, required=False,
+        help_text=_("Leave empty to play for no points (bots then fill the empty places)."))
+    cap = forms.IntegerField(label=_("Cap, in base stakes"), min_value=1, required=False)
+    boards_per_round = forms.IntegerField(label=_("Boards per round"), min_value=1,
+                                          max_value=12, initial=2)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=9, initial=2)
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                         format="%Y-%m-%dT%H:%M"))
+    turn_seconds = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300,
+                                      initial=25)
+    bot_level = forms.ChoiceField(label=_("Bot level"), choices=User.BotLevel.choices,
+                                  initial=User.BotLevel.NORMAL)
+
+    # Far enough ahead that the default is still to come when the form is sent back.
+    START_AHEAD = timedelta(minutes=15)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._variant_fields()
+        self.fields["cap"].widget.attrs["placeholder"] = gettext("House default")
+        self.fields["starts_at"].initial = timezone.localtime(
+            timezone.now() + self.START_AHEAD).replace(second=0, microsecond=0)
+        self.order_fields(["name", "variant", *[f.name for f in self.option_fields()]])
+        self.required_mark()
+
+
+class TournamentRegisterForm(forms.Form):
+    """Registering for a tournament: alone, or (in a partnership variant) with a partner
+    named by username."""
+
+    partner = forms.CharField(label=_("Partner's username"), max_length=150, required=False,
+                              help_text=_("Leave empty to play alone: a bot partners you."))

@@ -70,6 +70,18 @@ ERRORS = {
     "no_rematch": _("No rematch is offered now."),
     "rematch_already_accepted": _("You have accepted the rematch already."),
     "bad_value": _("That value is not allowed."),
+    "bad_name": _("A tournament's name is 1 to 64 characters."),
+    "bad_boards": _("A round has 1 to 12 boards."),
+    "bad_rounds": _("A tournament has 1 to 9 rounds."),
+    "bad_start": _("A tournament starts at a time to come."),
+    "not_registering": _("This tournament takes no more registrations."),
+    "bots_do_not_register": _("Bots fill the empty places when the tournament starts."),
+    "no_partners": _("In this game everyone registers alone."),
+    "partner_is_self": _("Your partner is another player."),
+    "already_registered": _("A player is registered already."),
+    "bots_in_staked": _("A staked tournament needs a full field of pairs: bots play for no "
+                        "points."),
+    "no_such_player": _("There is no player of that name."),
 }
 GENERIC_ERROR = _("That action was refused.")
 

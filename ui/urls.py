@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
-from ui import analysis_views, views
+from ui import analysis_views, tournament_views, views
 
 app_name = "ui"
 
@@ -26,6 +26,12 @@ urlpatterns = [
     path("accounts/profile/data.json", views.profile_data, name="profile_data"),
     path("accounts/profile/delete/", views.profile_delete, name="profile_delete"),
     path("accounts/profile/settings.json", views.prefs_json, name="prefs"),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_new, name="tournament_new"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament_page,
+         name="tournament"),
+    path("tournaments/<int:tournament_id>/register/", tournament_views.tournament_join,
+         name="tournament_register"),
     path("api/token/", views.api_token, name="token"),
     path("api/token/create/", views.api_token_new, name="token_create"),
     path("api/token/revoke/", views.api_token_delete, name="token_revoke"),

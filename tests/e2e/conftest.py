@@ -112,7 +112,7 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
              "--without-heartbeat", "--loglevel", "INFO"],
             cwd=ROOT, env=env, stdout=open(logs / "celery.log", "w"), stderr=subprocess.STDOUT))
         _wait_port(port, procs[0])
-        yield Platform(f"http://127.0.0.1:{port}", logs)
+        yield Platform(f"http://127.0.0.1:{port}", logs, env)
     finally:
         for proc in procs:
             proc.terminate()
@@ -124,11 +124,12 @@ def live_platform(django_db_setup, django_db_blocker, tmp_path_factory):
 
 
 class Platform(str):
-    """The base URL, with the folder of the processes' logs."""
+    """The base URL, with the folder of the processes' logs and their environment (a test
+    that runs a task as beat would, in the platform's settings, passes it to a subprocess)."""
 
-    def __new__(cls, url, logs):
+    def __new__(cls, url, logs, env):
         self = super().__new__(cls, url)
-        self.logs = logs
+        self.logs, self.env = logs, env
         return self
 
 
