@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from lobby.models import Seat
@@ -17,11 +18,10 @@ from .conftest import ROOT
 from .test_table import (
     DESKTOP,
     PHONE,
+    game_state,
     make_move,
     no_horizontal_scroll,
-    play_until,
     register,
-    wait_my_move,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
@@ -33,6 +33,19 @@ def runner_run(live):
     subprocess.run([sys.executable, "-c", "import django; django.setup(); "
                     "from tournaments.tasks import tournaments_run; tournaments_run()"],
                    cwd=ROOT, env=live.env, check=True, timeout=60)
+
+
+def play_board(page, table_id, seat):
+    """Play the board's hand by clicking until it is over. A board's table closes as its
+    hand is settled (its players are free for the next board), so the loop ends when the
+    table's game state is gone rather than on the result screen."""
+    while game_state(table_id).state is not None:
+        either = page.locator("#act-play, #act-bury").first
+        try:
+            either.wait_for(timeout=2_000)
+        except PlaywrightTimeout:
+            continue
+        make_move(page, table_id, seat, "bury" if page.locator("#act-bury").count() else "play")
 
 
 def shoot(page, shots, name):
@@ -56,10 +69,16 @@ def test_a_player_registers_plays_a_board_and_sees_the_standings_move(live, new_
     page.select_option("#language-switch", "en")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     page.set_viewport_size(DESKTOP)
-    # Every field left as offered, but the name and the game: four_deck, whose first hand
-    # always ends (nobody declares; classic's may redeal until a bot declares).
+    # Every field left as offered (tests/ui sends the defaults back untouched) but the name,
+    # the game, the bots and the boards: four_deck, whose first hand always ends (nobody
+    # declares; classic's may redeal until a bot declares).
     page.fill("#id_name", "Night cup")
     page.select_option("#id_variant", "four_deck")
+    # Easy bots: the board's other table is all bots, and Normal ones search on this
+    # two-core machine for as long as their thinking time allows (tests/ui covers the defaults).
+    page.select_option("#id_bot_level", "easy")
+    # One board a round: the player's table of a second board would run on without them.
+    page.fill("#id_boards_per_round", "1")
     page.click("#create-tournament button[type=submit]")
     expect(page.locator("h1")).to_have_text("Night cup")
     page.click("#register button[type=submit]")
@@ -81,9 +100,7 @@ def test_a_player_registers_plays_a_board_and_sees_the_standings_move(live, new_
     page.reload()
     page.click("#my-table")
     seat = Seat.objects.get(user__username="cupfan")
-    if wait_my_move(page) == "bury":
-        make_move(page, seat.table_id, seat.number, "bury")
-    assert play_until(page, seat.table_id, seat.number, lambda s: False) == "end"
+    play_board(page, seat.table_id, seat.number)
 
     # The bots' table ends too; the board is revealed and every entry has played one board.
     boards = watch.locator("#standings tbody tr td:nth-child(5)")
