@@ -293,14 +293,19 @@ class PostgresServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-@contextmanager
 def database_moved(server):
-    """The test's default connection (and any opened meanwhile, in any thread) on `server`'s
-    `postgres` database, given back as it was afterwards."""
+    """The test's default connection on `server`'s `postgres` database (database_on)."""
+    return database_on(port=server.port, name="postgres")
+
+
+@contextmanager
+def database_on(*, port, name):
+    """The test's default connection (and any opened meanwhile, in any thread) on database
+    `name` of the PostgreSQL on 127.0.0.1:`port`, given back as it was afterwards."""
     settings_dict = connections["default"].settings_dict
     saved = dict(settings_dict)
     connections["default"].close()
-    settings_dict.update(HOST="127.0.0.1", PORT=str(server.port), NAME="postgres",
+    settings_dict.update(HOST="127.0.0.1", PORT=str(port), NAME=name,
                          USER="postgres", PASSWORD="")
     try:
         yield

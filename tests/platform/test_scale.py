@@ -10,7 +10,6 @@ import re
 import signal
 import subprocess
 import uuid
-from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -18,7 +17,6 @@ import psycopg
 import pytest
 import redis
 from django.conf import settings
-from django.db import connections
 from django.db.models import Sum
 
 from accounts.models import PointAccount
@@ -27,7 +25,15 @@ from accounts.services import user_create
 from games.models import Hand
 from games.services.tables import table_create, table_sit
 from lobby.services import room_default_get_or_create
-from tests.games.drill import Player, free_port, game, player_cookies, step, wait_for
+from tests.games.drill import (
+    Player,
+    database_on,
+    free_port,
+    game,
+    player_cookies,
+    step,
+    wait_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 # Not the suite's database 9 (config/settings/test.py), and flushed here.
@@ -45,19 +51,9 @@ def admin(sql):
         c.execute(sql)
 
 
-@contextmanager
 def database_of(name):
     """The test's default connection on database `name` of the machine's PostgreSQL."""
-    settings_dict = connections["default"].settings_dict
-    saved = dict(settings_dict)
-    connections["default"].close()
-    settings_dict.update(HOST="127.0.0.1", PORT="5432", NAME=name, USER="postgres", PASSWORD="")
-    try:
-        yield
-    finally:
-        connections["default"].close()
-        settings_dict.clear()
-        settings_dict.update(saved)
+    return database_on(port=5432, name=name)
 
 
 def points_total():
