@@ -15,13 +15,6 @@ from lobby.services import room_default_get_or_create
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def player(client, make_user):
-    user = make_user()
-    client.force_login(user)
-    return user
-
-
 def client_config(response):
     return json.loads(response.content.decode().split('id="table-client" type="application/json">')[1]
                       .split("</script>")[0])

@@ -17,13 +17,6 @@ from ui.forms import TournamentCreateForm
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def player(client, make_user):
-    user = make_user()
-    client.force_login(user)
-    return user
-
-
 def cup(variant="four_deck", **extra):
     return tournament_create(name=extra.pop("name", "Spring cup"), variant=variant,
                              created_by=None, starts_at=timezone.now() + timedelta(hours=1),
